@@ -1,0 +1,55 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
+import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
+import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import weather from "../app.ts";
+
+const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
+let graph: InProcessGraph;
+const client = http();
+const post = (path: string, json: unknown) => client.request(`${graph.url("weather")}${path}`, { method: "POST", json });
+
+before(async () => (graph = await startServers({ weather: [weather] })));
+after(async () => {
+  await graph.close();
+  await client.close();
+});
+
+test("get_weather answers for the city it is given", async () => {
+  const answer = await post("/get_weather", { city: "Lima" });
+  assert.equal(answer.text, '{"city":"Lima","weather_description":"The weather in Lima is cold."}');
+});
+
+test("get_weather without a city is a 422 naming it", async () => {
+  const answer = await post("/get_weather", {});
+  assert.equal(answer.status, 422);
+  assert.deepEqual(answer.json<any>().detail[0].loc, ["body", "city"]);
+});
+
+test("every rollout scores 1.0", async () => {
+  const answer = await post("/verify", { ...rows[0], response: { id: "r", created_at: 1, model: "m", object: "response", output: [], parallel_tool_calls: true, tool_choice: "auto", tools: [] } });
+  assert.equal(answer.json<{ reward: number }>().reward, 1);
+});
+
+test("the example data has 5 valid rows offering exactly the served tools", async () => {
+  assert.equal(rows.length, 5);
+  assertRowsAreRunRequests(rows);
+  assertRowToolsMatchServer(rows, weather.toolDefinitions);
+  assert.deepEqual((await client.request(`${graph.url("weather")}/tools`)).json(), weather.toolDefinitions);
+});
+
+const reference = sharedDataFile("example_single_tool_call/data/example_rollouts.jsonl");
+test("re-verifying NeMo Gym's reference rollouts reproduces every stored reward", { skip: reference.skip }, async () => {
+  for (const rollout of readRows(reference.path!)) {
+    const { reward, ...request } = rollout;
+    // These rollouts were dumped by an older NeMo Gym whose params allowed null where PIN has defaults; a
+    // null in a dump means "unset", so the unset fields are dropped before re-verifying.
+    request.responses_create_params = Object.fromEntries(Object.entries(request.responses_create_params).filter(([, v]) => v !== null));
+    const answer = await post("/verify", request);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.json<{ reward: number }>().reward, reward);
+  }
+});

@@ -1,0 +1,114 @@
+// NeMo Gym's simple_agent: call the model, run its tool calls against the resources server one by one,
+// feed the outputs back, and stop on a final message, an incomplete response, or max_steps.
+import { z } from "zod";
+import { ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
+import { raiseForStatus } from "../../src/client/index.ts";
+import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
+import { pythonJsonDecodeErrorRepr } from "./python-json-error.ts";
+
+const ServerRef = <T extends string>(type: T) => z.object({ type: z.literal(type), name: z.string() });
+
+const SimpleAgentConfig = z.looseObject({
+  resources_server: ServerRef("resources_servers"),
+  model_server: ServerRef("responses_api_models"),
+  /** null / absent / 0 = unlimited, as in NeMo Gym. */
+  max_steps: z.number().int().nullish(),
+});
+
+/** The first usage is kept as is; later ones add their token counts and zero the details (NeMo Gym's rule). */
+function addUsage(total: Usage | null, next: Usage | null | undefined): Usage | null {
+  if (!next) return total;
+  if (!total) return structuredClone(next);
+  return {
+    ...total,
+    input_tokens: total.input_tokens + next.input_tokens,
+    output_tokens: total.output_tokens + next.output_tokens,
+    total_tokens: total.total_tokens + next.total_tokens,
+    input_tokens_details: { ...total.input_tokens_details, cached_tokens: 0 },
+    output_tokens_details: { ...total.output_tokens_details, reasoning_tokens: 0 },
+  };
+}
+
+/** NeMo Gym's FunctionCallOutput as it serializes (id and status unset). */
+const functionCallOutput = (callId: string, output: string) => ({ call_id: callId, output, type: "function_call_output", id: null, status: null });
+
+export default responsesApiAgent({
+  name: "SimpleAgent",
+  config: SimpleAgentConfig,
+
+  async responses({ rawParams, cookies, rolloutId }, { config, client }) {
+    const input: unknown[] = typeof rawParams.input === "string" ? [{ role: "user", content: rawParams.input, type: "message" }] : [...rawParams.input];
+    const newOutputs: unknown[] = [];
+    const modelPath = `${rolloutPathPrefix(rolloutId)}/v1/responses`;
+    let usage: Usage | null = null;
+    let modelCookies: Record<string, string> = {};
+    let resourcesCookies = cookies;
+    let lastResponse: NeMoGymResponse;
+
+    for (let step = 1; ; step++) {
+      const modelAnswer = raiseForStatus(
+        await client.post(config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies }),
+        `${config.model_server.name}${modelPath}`,
+      );
+      modelCookies = modelAnswer.cookies;
+      const parsed = ResponseSchema.safeParse(modelAnswer.json());
+      if (!parsed.success) throw new Error(`Received an invalid response from model server: ${modelAnswer.text.slice(0, 2000)}`);
+      lastResponse = parsed.data;
+      const output = lastResponse.output as ResponseInputItem[];
+      newOutputs.push(...output);
+      usage = addUsage(usage, lastResponse.usage);
+
+      if (lastResponse.incomplete_details) break;
+      const calls = output.filter((item): item is FunctionCall => item.type === "function_call");
+      const hasAssistantMessage = output.some((item) => item.type === "message" && "role" in item && item.role === "assistant");
+      // A reasoning-only turn (no call, no message) continues the loop.
+      if (calls.length === 0 && hasAssistantMessage) break;
+
+      for (const call of calls) {
+        let args: unknown;
+        try {
+          args = JSON.parse(call.arguments);
+        } catch (error) {
+          newOutputs.push(functionCallOutput(call.call_id, pythonJsonDumps({ error: `Invalid tool call arguments: ${pythonJsonDecodeErrorRepr(call.arguments, error)}` })));
+          continue;
+        }
+        // Tool errors (404 unknown tool, 422 bad arguments, 500) are not raised: the model reads them.
+        const toolAnswer = await client.post(config.resources_server.name, `/${encodeURIComponent(call.name)}`, { json: args, cookies: resourcesCookies });
+        resourcesCookies = toolAnswer.cookies;
+        newOutputs.push(functionCallOutput(call.call_id, toolAnswer.text));
+      }
+
+      if (config.max_steps && step >= config.max_steps) break;
+    }
+
+    return {
+      response: { ...lastResponse!, output: newOutputs as NeMoGymResponse["output"], usage },
+      cookies: { ...resourcesCookies, ...modelCookies },
+    };
+  },
+
+  async run({ row, cookies }, { config, client, instanceName, globalConfig }) {
+    const resources = config.resources_server.name;
+    const seeded = raiseForStatus(await client.post(resources, "/seed_session", { json: row, cookies }), `${resources}/seed_session`);
+
+    const selfPath = `${rolloutPathPrefix(rolloutIdForRow(row, globalConfig))}/v1/responses`;
+    const loop = raiseForStatus(
+      await client.post(instanceName, selfPath, { json: row.responses_create_params, cookies: seeded.cookies }),
+      `${instanceName}${selfPath}`,
+    );
+
+    const verified = raiseForStatus(
+      await client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies }),
+      `${resources}/verify`,
+    );
+    const verifyResponse = verified.json<Record<string, unknown>>();
+    if (typeof verifyResponse?.reward !== "number") throw new Error(`${resources}/verify answered without a numeric reward: ${verified.text.slice(0, 500)}`);
+    return verifyResponse;
+  },
+
+  // As in NeMo Gym, the environment owns its metrics: proxy to the resources server.
+  async aggregateMetrics(body, { config, client }) {
+    const resources = config.resources_server.name;
+    return raiseForStatus(await client.post(resources, "/aggregate_metrics", { json: body }), `${resources}/aggregate_metrics`).json();
+  },
+});

@@ -1,0 +1,86 @@
+// openai_model: a passthrough to any OpenAI-compatible endpoint (`/responses`, `/chat/completions`).
+// The request wins over `extra_body`, `model` is forced to the configured one, and upstream failures come
+// back with the upstream's status and body instead of hanging or retrying forever.
+import { z } from "zod";
+import { HttpClient } from "../../src/client/index.ts";
+import { ChatCompletionSchema, ResponseSchema } from "../../src/protocol/index.ts";
+import { HttpError, responsesApiModel } from "../../src/server/index.ts";
+import { Semaphore } from "../../src/models/semaphore.ts";
+
+const OpenAIModelConfig = z.looseObject({
+  openai_base_url: z.string().url(),
+  openai_api_key: z.string().nullish(),
+  openai_model: z.string(),
+  extra_body: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
+  openai_default_headers: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
+  max_concurrent_requests: z.number().int().positive().nullish(),
+  drop_input_reasoning_items: z.union([z.boolean(), z.string().transform((s) => s.toLowerCase() === "true")]).default(false),
+  /** Retries for 429/500/502/503/504/520 answers (NeMo Gym retries some of these forever). */
+  max_retries: z.number().int().min(0).default(3),
+  request_timeout_s: z.number().positive().default(600),
+});
+type OpenAIModelConfig = z.output<typeof OpenAIModelConfig>;
+
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504, 520]);
+
+interface Upstream {
+  http: HttpClient;
+  gate: Semaphore | undefined;
+}
+const upstreams = new WeakMap<object, Upstream>();
+
+async function callUpstream(config: OpenAIModelConfig, path: string, payload: unknown): Promise<unknown> {
+  const { http, gate } = upstreams.get(config)!;
+  const url = `${config.openai_base_url.replace(/\/+$/, "")}${path}`;
+  const headers: Record<string, string> = { ...config.openai_default_headers };
+  if (config.openai_api_key) headers.authorization = `Bearer ${config.openai_api_key}`;
+  const release = await gate?.acquire();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await http.request(url, { method: "POST", json: payload, headers });
+      if (answer.ok) return answer.json();
+      if (RETRY_STATUSES.has(answer.status) && attempt < config.max_retries) {
+        const retryAfterS = Number(answer.headers["retry-after"]);
+        await new Promise((r) => setTimeout(r, Number.isFinite(retryAfterS) && retryAfterS > 0 ? Math.min(retryAfterS, 30) * 1000 : 500 * 2 ** attempt));
+        continue;
+      }
+      // 4xx are the caller's to fix and keep their status; upstream 5xx become 502 (a bad gateway, not our bug).
+      throw new HttpError(answer.status < 500 ? answer.status : 502, `upstream ${url} answered ${answer.status}: ${answer.text.slice(0, 2000)}`);
+    }
+  } finally {
+    release?.();
+  }
+}
+
+export default responsesApiModel({
+  name: "SimpleModelServer",
+  config: OpenAIModelConfig,
+
+  setup({ config }) {
+    upstreams.set(config, {
+      http: new HttpClient({ deadlineMs: config.request_timeout_s * 1000, maxRetries: 2 }),
+      gate: config.max_concurrent_requests ? new Semaphore(config.max_concurrent_requests) : undefined,
+    });
+  },
+
+  async close({ config }) {
+    await upstreams.get(config)?.http.close();
+  },
+
+  async responses({ rawParams }, { config }) {
+    let input = rawParams.input;
+    if (config.drop_input_reasoning_items && Array.isArray(input)) input = input.filter((item) => (item as { type?: string }).type !== "reasoning");
+    const payload = { ...config.extra_body, ...rawParams, input, model: config.openai_model };
+    const upstream = await callUpstream(config, "/responses", payload);
+    const parsed = ResponseSchema.safeParse(upstream);
+    if (!parsed.success) throw new HttpError(502, `upstream /responses answered something that is not a Responses API response: ${parsed.error.message.slice(0, 1000)}`);
+    return parsed.data;
+  },
+
+  async chatCompletions({ rawParams }, { config }) {
+    const upstream = await callUpstream(config, "/chat/completions", { ...config.extra_body, ...rawParams, model: config.openai_model });
+    const parsed = ChatCompletionSchema.safeParse(upstream);
+    if (!parsed.success) throw new HttpError(502, `upstream /chat/completions answered something that is not a chat completion: ${parsed.error.message.slice(0, 1000)}`);
+    return parsed.data;
+  },
+});

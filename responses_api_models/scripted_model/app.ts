@@ -1,0 +1,114 @@
+// scripted_model: the zero-setup policy. `replay` plays back recorded rollouts; `heuristic` calls the
+// offered tools with arguments read from the user's text and then answers. Deterministic either way, and
+// named honestly in every response's `model` field.
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { PROJECT_ROOT } from "../../src/config/index.ts";
+import { responseEnvelope, stableId, approxTokens, usageOf } from "../../src/models/response-envelope.ts";
+import type { NeMoGymResponse, Usage } from "../../src/protocol/index.ts";
+import { HttpError, responsesApiModel } from "../../src/server/index.ts";
+import { inputItems, type Item } from "./conversation.ts";
+import { fakeLogProbs, fakeTokenIds } from "./fake-tokens.ts";
+import { heuristicTurn } from "./heuristic.ts";
+import { ReplayLibrary, ReplayNoMatchError } from "./replay.ts";
+
+const ScriptedModelConfig = z.looseObject({
+  mode: z.enum(["heuristic", "replay"]).default("heuristic"),
+  /** Rollout JSONL files whose model turns `replay` plays back (relative to the working dir or the repo root). */
+  replay_rollouts_jsonl_fpath: z.union([z.string(), z.array(z.string())]).nullish(),
+  /** Reported in `model`; defaults to `scripted-<mode>`. */
+  model: z.string().nullish(),
+  /** Attach seeded fake prompt/generation token ids and logprobs to the last item of each turn (training mode). */
+  return_token_id_information: z.boolean().default(false),
+  seed: z.number().int().default(0),
+});
+type ScriptedModelConfig = z.output<typeof ScriptedModelConfig>;
+
+/** Relative paths resolve against the working directory, then the repository root (as NeMo Gym's configs assume). */
+function resolveDataPath(path: string): string {
+  if (isAbsolute(path)) return path;
+  return [resolve(process.cwd(), path), resolve(PROJECT_ROOT, path)].find((candidate) => existsSync(candidate)) ?? path;
+}
+
+function withTrainingFields(output: Item[], promptText: string, seed: number): Item[] {
+  if (output.length === 0) return output;
+  const generated = fakeTokenIds(JSON.stringify(output));
+  const last = {
+    ...output.at(-1)!,
+    prompt_token_ids: fakeTokenIds(promptText),
+    generation_token_ids: generated,
+    generation_log_probs: fakeLogProbs(generated.length, seed),
+  };
+  return [...output.slice(0, -1), last];
+}
+
+function heuristicOutput(items: Item[], tools: unknown[], parallelToolCalls: boolean): Item[] {
+  const functionTools = (tools as { type?: string; name: string; parameters: any }[]).filter((t) => t.type === "function");
+  const turn = heuristicTurn(items, functionTools, parallelToolCalls);
+  if (turn.kind === "message") {
+    return [
+      {
+        id: stableId("msg", items, turn.text),
+        content: [{ annotations: [], text: turn.text, type: "output_text", logprobs: null }],
+        role: "assistant",
+        status: "completed",
+        type: "message",
+      },
+    ];
+  }
+  return turn.calls.map((call, index) => {
+    const callId = stableId("call", items, index, call);
+    return { arguments: JSON.stringify(call.arguments), call_id: callId, name: call.name, type: "function_call", id: callId.replace(/^call_/, "fc_"), status: "completed" };
+  });
+}
+
+export default responsesApiModel({
+  name: "ScriptedModel",
+  config: ScriptedModelConfig,
+
+  setup({ config }) {
+    loadScript(config);
+  },
+
+  async responses({ params, rawParams }, { config }) {
+    const state = loadScript(config);
+    const items = inputItems(rawParams.input) as Item[];
+    const promptText = JSON.stringify(items);
+    let output: Item[];
+    let usage: Usage | null;
+    let model = config.model ?? `scripted-${config.mode}`;
+    if (config.mode === "replay") {
+      try {
+        const turn = state.library!.nextTurn(items);
+        output = turn.items;
+        usage = (turn.usage as Usage | null) ?? null;
+        model = config.model ?? `scripted-replay(${turn.model})`;
+      } catch (error) {
+        if (error instanceof ReplayNoMatchError) throw new HttpError(404, `scripted_model (replay): ${error.message}`);
+        throw error;
+      }
+    } else {
+      output = heuristicOutput(items, params.tools ?? [], params.parallel_tool_calls !== false);
+      usage = usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));
+    }
+    if (config.return_token_id_information) output = withTrainingFields(output, promptText, config.seed ^ approxTokens(promptText));
+    return responseEnvelope({ params, model, output: output as NeMoGymResponse["output"], usage, id: stableId("resp", items, config.mode) });
+  },
+});
+
+/** The replay library is loaded once per server instance, at start-up, so a bad path fails the start. */
+const states = new WeakMap<object, { library?: ReplayLibrary }>();
+function loadScript(config: ScriptedModelConfig) {
+  let state = states.get(config);
+  if (!state) {
+    state = {};
+    if (config.mode === "replay") {
+      const paths = [config.replay_rollouts_jsonl_fpath ?? []].flat();
+      if (paths.length === 0) throw new Error("scripted_model: mode 'replay' needs replay_rollouts_jsonl_fpath (one path or a list)");
+      state.library = ReplayLibrary.fromFiles(paths.map(resolveDataPath));
+    }
+    states.set(config, state);
+  }
+  return state;
+}

@@ -1,0 +1,100 @@
+// `gym eval run` / `ng_collect_rollouts`: collection parameters are read from the merged config's
+// top-level keys (NeMo Gym's RolloutCollectionConfig), so `+agent_name=…` and `--agent …` are the same thing.
+import { isAbsolute, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import { PROJECT_ROOT, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { HttpClient, ServerClient } from "../client/index.ts";
+import { collectRollouts, type CollectSummary } from "../rollouts/collect.ts";
+import { launchServers } from "./launcher.ts";
+
+export const RolloutCollectionConfig = z.object({
+  agent_name: z.string().nullish(),
+  input_jsonl_fpath: z.string({ error: "input_jsonl_fpath is required (--input FILE or +input_jsonl_fpath=FILE)" }),
+  output_jsonl_fpath: z.string({ error: "output_jsonl_fpath is required (--output FILE or +output_jsonl_fpath=FILE)" }),
+  limit: z.number().int().positive().nullish(),
+  num_repeats: z.union([z.number().int().min(1), z.record(z.string(), z.number().int().min(1))]).nullish(),
+  num_repeats_add_seed: z.boolean().default(false),
+  num_samples_in_parallel: z.number().int().positive().nullish(),
+  responses_create_params: z.record(z.string(), z.unknown()).nullish(),
+  disable_aggregation: z.boolean().default(false),
+  rollout_deadline_s: z.number().positive().nullish(),
+});
+export type RolloutCollectionConfig = z.output<typeof RolloutCollectionConfig>;
+
+export function collectionConfigFrom(resolved: ConfigDict): RolloutCollectionConfig {
+  const parsed = RolloutCollectionConfig.safeParse(resolved);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n"));
+  return parsed.data;
+}
+
+/** Relative paths: the working directory first, then the repository root (NeMo Gym's install root). */
+export function resolveUserPath(path: string): string {
+  if (isAbsolute(path)) return path;
+  const fromCwd = resolve(process.cwd(), path);
+  return existsSync(fromCwd) ? fromCwd : existsSync(resolve(PROJECT_ROOT, path)) ? resolve(PROJECT_ROOT, path) : fromCwd;
+}
+
+async function fetchHeadConfig(resolved: ConfigDict): Promise<ConfigDict> {
+  const head = (resolved.head_server ?? {}) as { host?: string; port?: number };
+  const url = `http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}/global_config_dict_yaml`;
+  const http = new HttpClient({ connectTimeoutMs: 3000, deadlineMs: 10_000, maxRetries: 1 });
+  try {
+    const answer = await http.request(url);
+    if (!answer.ok) throw new Error(`head server ${url} answered ${answer.status}`);
+    return { ...resolveConfig(parseConfigYaml(answer.json<string>())), ...pickCollectionKeys(resolved) };
+  } catch (error) {
+    throw new Error(`cannot reach the head server at ${url} (${(error as Error).message}); start servers with \`gym env start\` first, or pass --config to start them here`);
+  } finally {
+    await http.close();
+  }
+}
+
+function pickCollectionKeys(resolved: ConfigDict): ConfigDict {
+  return Object.fromEntries(Object.keys(RolloutCollectionConfig.shape).filter((k) => k in resolved).map((k) => [k, resolved[k]]));
+}
+
+export interface EvalRunOptions {
+  raw: ConfigDict;
+  resolved: ConfigDict;
+  /** Start the config's servers for the run (default when configs are given) or use running ones. */
+  serve: boolean;
+  log?: (line: string) => void;
+}
+
+export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> {
+  const settings = collectionConfigFrom(options.resolved);
+  const running = options.serve ? await launchServers({ raw: options.raw, resolved: options.resolved, log: options.log }) : undefined;
+  const onSignal = () => void running?.stop().then(() => process.exit(130));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const client = new ServerClient({ globalConfig: running ? running.resolved : await fetchHeadConfig(options.resolved) });
+  try {
+    const collecting = collectRollouts({
+      client,
+      inputPath: resolveUserPath(settings.input_jsonl_fpath),
+      outputPath: resolve(process.cwd(), settings.output_jsonl_fpath),
+      agentName: settings.agent_name,
+      limit: settings.limit,
+      numRepeats: settings.num_repeats,
+      numRepeatsAddSeed: settings.num_repeats_add_seed,
+      responsesCreateParams: settings.responses_create_params,
+      concurrency: settings.num_samples_in_parallel,
+      rolloutDeadlineMs: settings.rollout_deadline_s ? settings.rollout_deadline_s * 1000 : undefined,
+      disableAggregation: settings.disable_aggregation,
+    });
+    // A server dying mid-run ends the run with its name rather than a pile of transport errors.
+    if (!running) return await collecting;
+    return await Promise.race([
+      collecting,
+      running.firstExit.then((exit) => {
+        throw new Error(`server ${exit.instanceName} exited (${exit.signal ?? `code ${exit.code}`}) during collection`);
+      }),
+    ]);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await client.close();
+    await running?.stop();
+  }
+}

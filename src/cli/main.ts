@@ -1,0 +1,131 @@
+// The `gym` command line (NeMo Gym's verbs; the `ng_*` names are aliases).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Command, CommanderError } from "commander";
+import { dumpYaml, maskSecrets, PROJECT_ROOT } from "../config/index.ts";
+import { envStatus } from "./env-status.ts";
+import { evalRun } from "./eval-run.ts";
+import { expandLegacyCommand } from "./legacy-aliases.ts";
+import { launchServers } from "./launcher.ts";
+import { hydraValue, loadConfigFromFlags } from "./load-config.ts";
+import { quickstart } from "./quickstart.ts";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Errors a user can act on are printed without a stack trace. */
+class UsageError extends Error {}
+
+function buildProgram(setExitCode: (code: number) => void): Command {
+  const version = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version as string;
+  const program = new Command("gym").description("NeMo Gym in TypeScript: environments, agents and model servers for RL on LLM agents").version(version);
+  program.exitOverride();
+
+  const env = program.command("env").description("start, inspect and validate server configs");
+  env
+    .command("start")
+    .description("start every server instance of the configs (NeMo Gym's ng_run)")
+    .option("-c, --config <path>", "a config YAML (repeatable)", collect, [])
+    .option("--readiness-timeout <seconds>", "how long servers have to come up", "60")
+    .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
+    .action(async (overrides: string[], flags: { config: string[]; readinessTimeout: string }) => {
+      const { raw, resolved } = await loadConfigFromFlags({ config: flags.config, overrides }, [], true);
+      const running = await launchServers({ raw, resolved, readinessTimeoutMs: Number(flags.readinessTimeout) * 1000 });
+      const signal = await new Promise<string>((resolve) => {
+        process.once("SIGINT", () => resolve("SIGINT"));
+        process.once("SIGTERM", () => resolve("SIGTERM"));
+        void running.firstExit.then((exit) => resolve(`exit of ${exit.instanceName}`));
+      });
+      print(`(launcher) stopping every server (${signal})`);
+      await running.stop();
+      setExitCode(signal.startsWith("exit of") ? 1 : 0);
+    });
+  env
+    .command("status")
+    .description("list the servers the head server knows and whether they answer")
+    .option("--json", "print JSON")
+    .argument("[overrides...]")
+    .action(async (overrides: string[], flags: { json?: boolean }) => {
+      const { resolved } = await loadConfigFromFlags({ overrides });
+      setExitCode(await envStatus(resolved, flags.json === true, print));
+    });
+  env
+    .command("resolve")
+    .description("print the merged, resolved config (secrets masked)")
+    .option("-c, --config <path>", "a config YAML (repeatable)", collect, [])
+    .argument("[overrides...]")
+    .action(async (overrides: string[], flags: { config: string[] }) => {
+      const { resolved } = await loadConfigFromFlags({ config: flags.config, overrides });
+      process.stdout.write(dumpYaml(maskSecrets(resolved)));
+    });
+  env
+    .command("validate")
+    .description("check that the configs merge, resolve and reference existing servers")
+    .option("-c, --config <path>", "a config YAML (repeatable)", collect, [])
+    .argument("[overrides...]")
+    .action(async (overrides: string[], flags: { config: string[] }) => {
+      await loadConfigFromFlags({ config: flags.config, overrides }, [], true);
+      print("✓ Config is valid.");
+    });
+
+  const evalCommand = program.command("eval").description("collect and score rollouts");
+  evalCommand
+    .command("run")
+    .description("collect rollouts: POST every input row to its agent's /run (NeMo Gym's ng_collect_rollouts)")
+    .option("-c, --config <path>", "a config YAML (repeatable); its servers are started for the run", collect, [])
+    .option("--no-serve", "use servers that are already running (found through the head server)")
+    .option("-a, --agent <name>", "agent instance for rows without agent_ref")
+    .option("-i, --input <file>", "input JSONL")
+    .option("-o, --output <file>", "output JSONL")
+    .option("--limit <n>", "only the first N rows")
+    .option("--num-repeats <n>", "rollouts per row")
+    .option("--num-repeats-add-seed", "pass metadata.extra_body.seed = rollout index")
+    .option("--concurrency <n>", "in-flight rollouts at most")
+    .option("--temperature <t>", "override responses_create_params.temperature")
+    .option("--top-p <p>", "override responses_create_params.top_p")
+    .option("--max-output-tokens <n>", "override responses_create_params.max_output_tokens")
+    .argument("[overrides...]")
+    .action(async (overrides: string[], flags: Record<string, any>) => {
+      const translated: string[] = [];
+      const add = (key: string, value: unknown) => value !== undefined && translated.push(`++${key}=${hydraValue(value as string)}`);
+      add("agent_name", flags.agent);
+      add("input_jsonl_fpath", flags.input);
+      add("output_jsonl_fpath", flags.output);
+      add("limit", flags.limit);
+      add("num_repeats", flags.numRepeats);
+      add("num_samples_in_parallel", flags.concurrency);
+      if (flags.numRepeatsAddSeed) add("num_repeats_add_seed", true);
+      add("responses_create_params.temperature", flags.temperature);
+      add("responses_create_params.top_p", flags.topP);
+      add("responses_create_params.max_output_tokens", flags.maxOutputTokens);
+      const { raw, resolved } = await loadConfigFromFlags({ config: flags.config, overrides }, translated);
+      const serve = flags.serve !== false && (flags.config as string[]).length > 0;
+      const summary = await evalRun({ raw, resolved, serve });
+      setExitCode(summary.failed > 0 ? 1 : 0);
+    });
+
+  program
+    .command("quickstart")
+    .description("start the example environment with simple_agent and scripted_model, collect its rollouts, stop (npm start)")
+    .option("-o, --output <file>", "output JSONL", "results/quickstart/example_single_tool_call_rollouts.jsonl")
+    .action(async (flags: { output: string }) => setExitCode(await quickstart(flags.output, print)));
+
+  return program;
+}
+
+export async function main(programName: string, argv: string[]): Promise<number> {
+  const { args, notice } = expandLegacyCommand(programName, argv);
+  if (notice) process.stderr.write(`${notice}\n`);
+  let exitCode = 0;
+  const program = buildProgram((code) => (exitCode = code));
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    const message = (error as Error)?.message ?? String(error);
+    const known = ["ConfigError", "InputError", "ServerConfigError"].includes((error as Error)?.name) || error instanceof UsageError;
+    process.stderr.write(known ? `error: ${message}\n` : `error: ${(error as Error)?.stack ?? message}\n`);
+    return 1;
+  }
+}

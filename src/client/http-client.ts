@@ -1,0 +1,181 @@
+// Outbound HTTP for every Gym component: undici Pools (one per origin), explicit cookies (no jar, as in
+// NeMo Gym), a connect timeout, a per-call deadline, and bounded retries for transport failures only.
+import { Pool, type Dispatcher } from "undici";
+
+export interface HttpClientOptions {
+  connectTimeoutMs?: number;
+  /** Whole-call deadline (connect + request + response body). */
+  deadlineMs?: number;
+  /** Retries after a transport failure (refused, reset, connect timeout). HTTP statuses are never retried here. */
+  maxRetries?: number;
+  retryBackoffMs?: number;
+  /** Sockets per origin; requests beyond this queue inside the pool instead of opening more sockets. */
+  connectionsPerOrigin?: number;
+  keepAliveMs?: number;
+}
+
+export interface RequestOptions {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  json?: unknown;
+  /** A pre-serialized body; sent as is with content-type application/json. */
+  rawBody?: string;
+  cookies?: Record<string, string>;
+  headers?: Record<string, string>;
+  deadlineMs?: number;
+  maxRetries?: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Only the cookies set by this response (NeMo Gym's `response.cookies`). */
+  cookies: Record<string, string>;
+  text: string;
+  json<T = unknown>(): T;
+  ok: boolean;
+}
+
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly code: string | undefined,
+    readonly attempts: number,
+  ) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
+export class DeadlineExceededError extends Error {
+  constructor(
+    readonly url: string,
+    readonly deadlineMs: number,
+  ) {
+    super(`${url}: no complete answer within ${deadlineMs} ms`);
+    this.name = "DeadlineExceededError";
+  }
+}
+
+const RETRYABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_CLOSED",
+  "EAI_AGAIN",
+]);
+
+export const DEFAULT_HTTP_OPTIONS: Required<HttpClientOptions> = {
+  connectTimeoutMs: 10_000,
+  deadlineMs: 900_000,
+  maxRetries: 3,
+  retryBackoffMs: 200,
+  connectionsPerOrigin: 1024,
+  keepAliveMs: 15_000,
+};
+
+export function cookieHeader(cookies: Record<string, string> | undefined): string | undefined {
+  if (!cookies) return undefined;
+  const parts = Object.entries(cookies).map(([name, value]) => `${name}=${value}`);
+  return parts.length > 0 ? parts.join("; ") : undefined;
+}
+
+export function cookiesFromSetCookie(header: string | string[] | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const line of header === undefined ? [] : Array.isArray(header) ? header : [header]) {
+    const first = line.split(";", 1)[0]!;
+    const eq = first.indexOf("=");
+    if (eq > 0) cookies[first.slice(0, eq).trim()] = first.slice(eq + 1).trim();
+  }
+  return cookies;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class HttpClient {
+  readonly options: Required<HttpClientOptions>;
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(options: HttpClientOptions = {}) {
+    this.options = { ...DEFAULT_HTTP_OPTIONS, ...options };
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: this.options.connectionsPerOrigin,
+        keepAliveTimeout: this.options.keepAliveMs,
+        keepAliveMaxTimeout: this.options.keepAliveMs * 4,
+        connect: { timeout: this.options.connectTimeoutMs },
+        // The per-call deadline below bounds the whole exchange; undici's own timers would cut long generations.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async request(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    const target = new URL(url);
+    const deadlineMs = options.deadlineMs ?? this.options.deadlineMs;
+    const maxRetries = options.maxRetries ?? this.options.maxRetries;
+    const headers: Record<string, string> = { ...options.headers };
+    const cookie = cookieHeader(options.cookies);
+    if (cookie) headers.cookie = cookie;
+    let body: string | undefined = options.rawBody;
+    if (body === undefined && options.json !== undefined) body = JSON.stringify(options.json);
+    if (body !== undefined) headers["content-type"] ??= "application/json";
+
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await this.pool(target.origin).request({
+          path: target.pathname + target.search,
+          method: options.method ?? (body === undefined ? "GET" : "POST"),
+          headers,
+          body,
+          signal,
+        });
+        const text = await response.body.text();
+        return toHttpResponse(response, text);
+      } catch (error) {
+        if (deadline.aborted) throw new DeadlineExceededError(url, deadlineMs);
+        if (options.signal?.aborted) throw error;
+        const code = errorCode(error);
+        if (!RETRYABLE_CODES.has(code ?? "") || attempt >= maxRetries) {
+          throw new TransportError(`${url}: ${(error as Error).message} (${code ?? "no code"}) after ${attempt + 1} attempt(s)`, url, code, attempt + 1);
+        }
+        await sleep(this.options.retryBackoffMs * 2 ** attempt);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    this.pools.clear();
+  }
+}
+
+function toHttpResponse(response: Dispatcher.ResponseData, text: string): HttpResponse {
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    cookies: cookiesFromSetCookie(response.headers["set-cookie"]),
+    text,
+    ok: response.statusCode >= 200 && response.statusCode < 300,
+    json<T>() {
+      return JSON.parse(text) as T;
+    },
+  };
+}

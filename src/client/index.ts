@@ -1,0 +1,2 @@
+export * from "./http-client.ts";
+export * from "./server-client.ts";

@@ -1,0 +1,141 @@
+/**
+ * Responses API input/output items (`NeMoGymResponseInputItem`; the output
+ * union is the same). NeMo Gym's own item models ignore unknown keys and fill
+ * defaults; the hosted-MCP items subclass openai-python models and so keep
+ * unknown keys.
+ */
+import { z } from "zod";
+import { InputContentPartSchema, OutputContentPartSchema, SummaryTextSchema } from "./content.ts";
+import { member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "./pydantic.ts";
+import { TRAINING_KEYS, withTraining } from "./training.ts";
+
+const ItemStatusSchema = z.enum(["in_progress", "completed", "incomplete"]);
+
+// ---- base models, fields in pydantic declaration order ----
+
+export const EasyInputMessageBaseSchema = z.object({
+  content: stringOrList(InputContentPartSchema),
+  role: z.enum(["user", "assistant", "system", "developer"]),
+  type: z.literal("message").default("message"),
+});
+
+export const MessageBaseSchema = z.object({
+  content: z.array(InputContentPartSchema),
+  role: z.enum(["user", "system", "developer"]),
+  status: ItemStatusSchema.default("completed"),
+  type: z.literal("message").default("message"),
+});
+
+export const OutputMessageBaseSchema = z.object({
+  id: z.string(),
+  content: z.array(OutputContentPartSchema),
+  role: z.literal("assistant").default("assistant"),
+  status: ItemStatusSchema.default("completed"),
+  type: z.literal("message").default("message"),
+});
+
+export const FunctionCallBaseSchema = z.object({
+  arguments: z.string(),
+  call_id: z.string(),
+  name: z.string(),
+  type: z.literal("function_call").default("function_call"),
+  id: nullDefault(z.string()),
+  status: nullDefault(ItemStatusSchema),
+});
+
+export const FunctionCallOutputSchema = z.object({
+  call_id: z.string(),
+  // A plain string at the pinned commit (structured outputs only arrive later).
+  output: z.string(),
+  type: z.literal("function_call_output").default("function_call_output"),
+  id: nullDefault(z.string()),
+  status: nullDefault(ItemStatusSchema),
+});
+
+// `status` is deliberately not modelled (so it is dropped): OpenAI rejects it when echoed back.
+export const ReasoningItemBaseSchema = z.object({
+  id: z.string(),
+  summary: z.array(SummaryTextSchema),
+  type: z.literal("reasoning").default("reasoning"),
+  encrypted_content: nullDefault(z.string()),
+});
+
+// ---- hosted-MCP pass-through items ----
+// Unlike pydantic (where `type` defaults), `type` is required here: with a
+// default, `mcp_list_tools` (all fields optional) would swallow any malformed
+// item, e.g. an assistant message lacking `id`, instead of rejecting it.
+
+export const McpCallSchema = z.looseObject({
+  id: nullDefault(z.string()),
+  arguments: z.string(),
+  name: z.string(),
+  server_label: nullDefault(z.string()),
+  type: z.literal("mcp_call"),
+  approval_request_id: nullDefault(z.string()),
+  error: nullDefault(z.string()),
+  output: nullDefault(z.string()),
+  status: nullDefault(z.string()),
+});
+
+export const McpListToolsSchema = z.looseObject({
+  id: nullDefault(z.string()),
+  server_label: nullDefault(z.string()),
+  tools: z.array(z.unknown()).default(() => []),
+  type: z.literal("mcp_list_tools"),
+  error: nullDefault(z.string()),
+});
+
+export const McpApprovalRequestSchema = z.looseObject({
+  id: nullDefault(z.string()),
+  arguments: z.string(),
+  name: z.string(),
+  server_label: nullDefault(z.string()),
+  type: z.literal("mcp_approval_request"),
+});
+
+// ---- kinds that may carry training fields ----
+
+export const EasyInputMessageSchema = withTraining(EasyInputMessageBaseSchema);
+export const MessageSchema = withTraining(MessageBaseSchema);
+export const OutputMessageSchema = withTraining(OutputMessageBaseSchema);
+export const FunctionCallSchema = withTraining(FunctionCallBaseSchema);
+export const ReasoningItemSchema = withTraining(ReasoningItemBaseSchema);
+
+function trainingMember<S extends z.ZodType>(name: string, base: z.ZodObject, schema: S): UnionMember<S> {
+  return memberOf(name, schema, base, "type", TRAINING_KEYS);
+}
+
+/**
+ * Member order is pydantic's. Only the three `message` models can tie on
+ * `type`; ranking by fields set makes an assistant history item with `id` and
+ * `output_text` parts an OutputMessage, a user item with `status` a Message,
+ * and everything else an EasyInputMessage (which drops `id`/`status`).
+ */
+export const ResponseInputItemSchema = smartUnion("response item", [
+  trainingMember("NeMoGymEasyInputMessage", EasyInputMessageBaseSchema, EasyInputMessageSchema),
+  trainingMember("NeMoGymMessage", MessageBaseSchema, MessageSchema),
+  trainingMember("NeMoGymResponseOutputMessage", OutputMessageBaseSchema, OutputMessageSchema),
+  trainingMember("NeMoGymResponseFunctionToolCall", FunctionCallBaseSchema, FunctionCallSchema),
+  member("NeMoGymFunctionCallOutput", FunctionCallOutputSchema),
+  trainingMember("NeMoGymResponseReasoningItem", ReasoningItemBaseSchema, ReasoningItemSchema),
+  member("NeMoGymResponseMcpCall", McpCallSchema),
+  member("NeMoGymResponseMcpListTools", McpListToolsSchema),
+  member("NeMoGymResponseMcpApprovalRequest", McpApprovalRequestSchema),
+] as const);
+
+/** Output items use the very same union as input items in NeMo Gym. */
+export const ResponseOutputItemSchema = ResponseInputItemSchema;
+
+export type EasyInputMessage = z.output<typeof EasyInputMessageSchema>;
+export type Message = z.output<typeof MessageSchema>;
+export type OutputMessage = z.output<typeof OutputMessageSchema>;
+export type FunctionCall = z.output<typeof FunctionCallSchema>;
+export type FunctionCallOutput = z.output<typeof FunctionCallOutputSchema>;
+export type ReasoningItem = z.output<typeof ReasoningItemSchema>;
+export type McpCall = z.output<typeof McpCallSchema>;
+export type McpListTools = z.output<typeof McpListToolsSchema>;
+export type McpApprovalRequest = z.output<typeof McpApprovalRequestSchema>;
+export type ResponseInputItem = z.output<typeof ResponseInputItemSchema>;
+export type ResponseOutputItem = ResponseInputItem;
+/** What callers may send (defaults such as `type` optional). */
+export type ResponseInputItemInput = z.input<typeof ResponseInputItemSchema>;

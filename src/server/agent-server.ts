@@ -1,0 +1,86 @@
+// A Responses API agent: `/v1/responses` runs the loop for one conversation, `/run` seeds → loops →
+// verifies one dataset row, `/aggregate_metrics` summarises verify responses.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { AggregateMetricsRequestSchema, BaseRunRequestSchema, ResponseCreateParamsSchema } from "../protocol/index.ts";
+import type { NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
+import { computeAggregateMetrics } from "../rollouts/metrics.ts";
+import { parseBody } from "./base-app.ts";
+import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
+
+export interface AgentCall {
+  /** Cookies the caller sent (normally the resources server's session cookie). */
+  cookies: Record<string, string>;
+  /** `/ng-rollout/<id>` correlation id, when the call arrived prefixed. */
+  rolloutId: string | undefined;
+}
+
+export interface AgentResponsesResult {
+  response: NeMoGymResponse;
+  /** Cookies to hand back to the caller (resources-server and model-server sessions). */
+  cookies: Record<string, string>;
+}
+
+export interface ResponsesApiAgentSpec<Config> {
+  name: string;
+  config: z.ZodType<Config>;
+  /** `params` is the validated request; `rawParams` is exactly what was sent (NeMo Gym forwards only set fields). */
+  responses(
+    call: AgentCall & { params: ResponseCreateParams; rawParams: ResponseCreateParamsInput },
+    context: ServerContext<Config>,
+  ): Promise<AgentResponsesResult>;
+  /** `row` keeps every dataset field (extra="allow"). */
+  run(call: AgentCall & { row: Record<string, unknown> & { responses_create_params: ResponseCreateParamsInput } }, context: ServerContext<Config>): Promise<Record<string, unknown>>;
+  /** Defaults to computing the metrics locally. */
+  aggregateMetrics?(body: z.output<typeof AggregateMetricsRequestSchema>, context: ServerContext<Config>): Promise<unknown>;
+}
+
+function setCookies(reply: FastifyReply, cookies: Record<string, string>): void {
+  const lines = Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; SameSite=lax`);
+  if (lines.length > 0) reply.header("set-cookie", lines);
+}
+
+export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): ServerDefinition<Config> {
+  return defineServer<Config>({
+    serverType: "responses_api_agents",
+    className: spec.name,
+    configSchema: spec.config,
+    register(app, context) {
+      const responses = async (request: FastifyRequest<{ Params: { rollout_id?: string } }>, reply: FastifyReply) => {
+        const params = parseBody(ResponseCreateParamsSchema, request);
+        const result = await spec.responses(
+          { params, rawParams: request.body as ResponseCreateParamsInput, cookies: request.cookies, rolloutId: request.params.rollout_id },
+          context,
+        );
+        setCookies(reply, result.cookies);
+        return result.response;
+      };
+      app.post("/v1/responses", responses);
+      // The prefixed twin: a self-call made during /run carries the rollout id to the model calls.
+      app.post("/ng-rollout/:rollout_id/v1/responses", responses);
+
+      app.post("/run", async (request) => {
+        parseBody(BaseRunRequestSchema, request);
+        const row = request.body as Record<string, unknown> & { responses_create_params: ResponseCreateParamsInput };
+        return spec.run({ row, cookies: request.cookies, rolloutId: undefined }, context);
+      });
+
+      app.post("/aggregate_metrics", async (request) => {
+        const body = parseBody(AggregateMetricsRequestSchema, request);
+        return spec.aggregateMetrics ? spec.aggregateMetrics(body, context) : computeAggregateMetrics(body.verify_responses);
+      });
+    },
+  });
+}
+
+/** `"<task>-<rollout>"` (+ `-a<n>` for retries), only when observability is on and the row carries both indices. */
+export function rolloutIdForRow(row: Record<string, unknown>, globalConfig: Record<string, unknown>): string | undefined {
+  if (globalConfig.observability_enabled !== true) return undefined;
+  const task = row._ng_task_index;
+  const rollout = row._ng_rollout_index;
+  if (!Number.isInteger(task) || !Number.isInteger(rollout)) return undefined;
+  const attempt = row._ng_attempt_index;
+  return `${task}-${rollout}${Number.isInteger(attempt) && (attempt as number) > 0 ? `-a${attempt}` : ""}`;
+}
+
+export const rolloutPathPrefix = (rolloutId: string | undefined) => (rolloutId ? `/ng-rollout/${rolloutId}` : "");

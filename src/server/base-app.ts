@@ -1,0 +1,125 @@
+// The HTTP surface every Gym server shares: liveness, the signed per-rollout session cookie, JSON bodies,
+// and FastAPI-shaped errors. Server kinds (resources, agent, model) add their routes on top.
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
+import { HttpError, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "./errors.ts";
+import { toPythonJson } from "./json.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Per-rollout key from the signed session cookie (a new UUID when absent, tampered or expired). */
+    sessionId: string;
+    /** Every cookie the caller sent, by name (values unquoted). */
+    cookies: Record<string, string>;
+    /** Set when the path arrived with an `/ng-rollout/<rollout_id>` prefix (stripped before routing). */
+    rolloutId: string | undefined;
+  }
+}
+
+export interface BaseAppOptions {
+  /** `<ClassName>___<instance_name>`: the cookie name and, as in NeMo Gym, its signing secret. */
+  sessionCookieName: string;
+  /** Strip `/ng-rollout/<id>` before routing (model servers do; agents register the prefixed route). */
+  stripRolloutPrefix?: boolean;
+  bodyLimitBytes?: number;
+}
+
+const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9._-]+)(\/.*)$/;
+
+export function createBaseApp(options: BaseAppOptions): FastifyInstance {
+  const codec = sessionCookieCodec(options.sessionCookieName);
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024 * 1024,
+    // uvicorn keeps idle connections 30 s; clients keep theirs for less so they never reuse a closing socket.
+    keepAliveTimeout: 30_000,
+    requestTimeout: 0,
+    routerOptions: { maxParamLength: 1000 },
+    rewriteUrl: options.stripRolloutPrefix
+      ? (req) => {
+          const match = ROLLOUT_PREFIX.exec(req.url ?? "/");
+          if (!match) return req.url ?? "/";
+          (req as { ngRolloutId?: string }).ngRolloutId = match[1];
+          return match[2]!;
+        }
+      : undefined,
+  });
+
+  app.decorateRequest("sessionId", "");
+  app.decorateRequest("cookies", null as unknown as Record<string, string>);
+  app.decorateRequest("rolloutId", undefined);
+
+  // Bodies are parsed leniently (an empty body is `{}`, like a tool with no arguments) and a malformed
+  // body is a 422 json_invalid, as FastAPI answers.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new RequestValidationError([
+          { type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } },
+        ]),
+        undefined,
+      );
+    }
+  });
+
+  app.addHook("onRequest", async (request) => {
+    request.cookies = parseCookieHeader(request.headers.cookie);
+    request.sessionId = codec.decode(request.cookies[codec.cookieName]) ?? randomUUID();
+    request.rolloutId = (request.raw as { ngRolloutId?: string }).ngRolloutId;
+  });
+
+  // Re-set on every response, as Starlette does: callers always forward the latest cookie.
+  app.addHook("onSend", async (request, reply, payload) => {
+    const existing = reply.getHeader("set-cookie");
+    const mine = codec.setCookieHeader(request.sessionId);
+    reply.header("set-cookie", existing === undefined ? mine : [...(Array.isArray(existing) ? existing : [String(existing)]), mine]);
+    return payload;
+  });
+
+  app.setReplySerializer((payload) => toPythonJson(payload));
+
+  app.setNotFoundHandler((request, reply) => {
+    const otherMethod = request.method === "GET" ? "POST" : "GET";
+    const pathOnly = request.url.split("?")[0]!;
+    if (app.hasRoute({ method: otherMethod, url: pathOnly })) return reply.code(405).send({ detail: "Method Not Allowed" });
+    return reply.code(404).send({ detail: "Not Found" });
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof RequestValidationError) {
+      request.log.info({ detail: error.detail }, "request validation failed");
+      return reply.code(422).send({ detail: error.detail });
+    }
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
+    const fastifyStatus = (error as { statusCode?: number }).statusCode;
+    if (fastifyStatus === 413 || fastifyStatus === 415) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
+    if (error instanceof InnerServerError) {
+      return sendJsonString(reply, 500, `Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`);
+    }
+    process.stderr.write(`[${options.sessionCookieName}] ${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}\n`);
+    return sendJsonString(reply, 500, pythonStyleRepr(error));
+  });
+
+  app.get("/", async () => ({ status: "ok" }));
+  return app;
+}
+
+/** NeMo Gym's 500 bodies are JSON strings, not objects. */
+function sendJsonString(reply: FastifyReply, status: number, message: string) {
+  // A Buffer bypasses every serializer (a route may have set its own), so the string is encoded exactly once.
+  return reply.code(status).header("content-type", "application/json").send(Buffer.from(JSON.stringify(message)));
+}
+
+/** Validates a request body with a zod schema; a failure becomes a FastAPI-shaped 422. */
+export function parseBody<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
+  const result = schema.safeParse(request.body, { reportInput: true });
+  if (!result.success) throw validationErrorFromZod(result.error, request.body);
+  return result.data;
+}

@@ -1,0 +1,68 @@
+// Entry point of one server process started by the launcher (or by hand, NeMo Gym style):
+//   NEMO_GYM_CONFIG_DICT=<global config YAML> NEMO_GYM_CONFIG_PATH=<instance name> node --import tsx child-main.ts
+// It binds first (port 0 unless the config fixes one), then reports the real port to the launcher over IPC,
+// and receives the final global config (every server's port) before the launcher declares it ready.
+import { pathToFileURL } from "node:url";
+import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { isServerDefinition } from "./definition.ts";
+import { startServer } from "./serve.ts";
+
+export type LauncherMessage = { type: "config"; rawYaml: string };
+export type ChildMessage =
+  | { type: "listening"; instanceName: string; host: string; port: number; pid: number }
+  | { type: "config-applied"; instanceName: string }
+  | { type: "failed"; instanceName: string; error: string };
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function main(): Promise<void> {
+  const yamlText = process.env.NEMO_GYM_CONFIG_DICT;
+  const instanceName = process.env.NEMO_GYM_CONFIG_PATH;
+  if (!yamlText || !instanceName) throw new Error("NEMO_GYM_CONFIG_DICT and NEMO_GYM_CONFIG_PATH must be set");
+
+  const globalConfig: ConfigDict = resolveConfig(parseConfigYaml(yamlText));
+  const instance = listServerInstances(globalConfig).find((i) => i.instanceName === instanceName);
+  if (!instance) throw new Error(`no server instance '${instanceName}' in the global config`);
+  const module = await import(pathToFileURL(instance.entrypointPath).href);
+  const definition = module.default;
+  if (!isServerDefinition(definition)) {
+    throw new Error(`${instance.entrypointPath} must default-export a server definition (resourcesServer(...), responsesApiAgent(...), responsesApiModel(...))`);
+  }
+  if (definition.serverType !== instance.serverType) {
+    throw new Error(`${instance.entrypointPath} defines a ${definition.serverType} server but '${instanceName}' is configured under ${instance.serverType}`);
+  }
+
+  const server = await startServer(definition, { instanceName, globalConfig });
+  process.stderr.write(`INFO ${definition.className} '${instanceName}' listening on ${server.url}\n`);
+  send({ type: "listening", instanceName, host: server.host, port: server.port, pid: process.pid });
+
+  process.on("message", (message: LauncherMessage) => {
+    if (message?.type !== "config") return;
+    server.context.client.updateGlobalConfig(resolveConfig(parseConfigYaml(message.rawYaml)));
+    send({ type: "config-applied", instanceName });
+  });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    const forceExit = setTimeout(() => process.exit(0), 3000);
+    forceExit.unref();
+    await server.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  // The launcher died (even by SIGKILL): never outlive it.
+  process.on("disconnect", stop);
+}
+
+main().catch((error) => {
+  const instanceName = process.env.NEMO_GYM_CONFIG_PATH ?? "?";
+  process.stderr.write(`ERROR ${instanceName} failed to start: ${(error as Error)?.stack ?? error}\n`);
+  send({ type: "failed", instanceName, error: (error as Error)?.message ?? String(error) });
+  process.exitCode = 1;
+  setTimeout(() => process.exit(1), 100).unref();
+});

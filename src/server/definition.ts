@@ -1,0 +1,41 @@
+// What an app.ts exports: a server definition that the launcher (or a test) turns into a running server.
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import type { ConfigDict } from "../config/index.ts";
+import type { ServerClient } from "../client/server-client.ts";
+import type { Logger } from "./logger.ts";
+
+export type ServerType = "resources_servers" | "responses_api_agents" | "responses_api_models";
+
+export interface ServerContext<Config> {
+  /** The top-level YAML key of this instance. */
+  instanceName: string;
+  /** This instance's fields, validated by the definition's config schema. */
+  config: Config;
+  /** The whole resolved global config (every instance, every top-level key). */
+  globalConfig: ConfigDict;
+  /** Addresses other Gym servers by instance name. */
+  client: ServerClient;
+  log: Logger;
+}
+
+export interface ServerDefinition<Config = any> {
+  readonly kind: "gym-server";
+  readonly serverType: ServerType;
+  /** The Python class name NeMo Gym uses for this server: the cookie is `<className>___<instance>`. */
+  readonly className: string;
+  readonly configSchema: z.ZodType<Config>;
+  /** Model servers strip an `/ng-rollout/<id>` prefix before routing. */
+  readonly stripRolloutPrefix?: boolean;
+  register(app: FastifyInstance, context: ServerContext<Config>): void | Promise<void>;
+  /** Called when the server stops (close pools, dispose sandboxes). */
+  close?(context: ServerContext<Config>): void | Promise<void>;
+}
+
+export function defineServer<Config>(definition: Omit<ServerDefinition<Config>, "kind">): ServerDefinition<Config> {
+  return { kind: "gym-server", ...definition };
+}
+
+export function isServerDefinition(value: unknown): value is ServerDefinition {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "gym-server";
+}

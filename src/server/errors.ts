@@ -1,0 +1,133 @@
+// FastAPI-shaped error bodies, so clients written for NeMo Gym read our errors unchanged.
+import type { z } from "zod";
+
+export interface ValidationDetail {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** Request validation failure → 422 {"detail":[...]} (pydantic error types and messages). */
+export class RequestValidationError extends Error {
+  readonly statusCode = 422;
+  constructor(readonly detail: ValidationDetail[]) {
+    super(detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; "));
+    this.name = "RequestValidationError";
+  }
+}
+
+/** An error with a status and a FastAPI `{"detail": ...}` body (HTTPException). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: unknown,
+  ) {
+    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    this.name = "HttpError";
+  }
+}
+
+/** A non-2xx answer from another Gym server; becomes NeMo Gym's "Hit an exception … calling an inner server" 500. */
+export class InnerServerError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: string,
+    readonly url: string,
+  ) {
+    super(`${url} answered ${statusCode}: ${body.slice(0, 500)}`);
+    this.name = "InnerServerError";
+  }
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let node: any = input;
+  for (const key of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = node[key as any];
+  }
+  return node;
+}
+
+const TYPE_NAMES: Record<string, [string, string]> = {
+  string: ["string_type", "Input should be a valid string"],
+  number: ["float_type", "Input should be a valid number"],
+  int: ["int_type", "Input should be a valid integer"],
+  boolean: ["bool_type", "Input should be a valid boolean"],
+  array: ["list_type", "Input should be a valid list"],
+  object: ["dict_type", "Input should be a valid dictionary"],
+  record: ["dict_type", "Input should be a valid dictionary"],
+  null: ["none_required", "Input should be None"],
+};
+
+function pyRepr(value: unknown): string {
+  return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
+}
+
+function detailFromIssue(issue: z.core.$ZodIssue, body: unknown, locPrefix: (string | number)[]): ValidationDetail[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+  const loc = [...locPrefix, ...path];
+  const input = "input" in issue ? issue.input : valueAt(body, path);
+  switch (issue.code) {
+    case "invalid_type": {
+      if (input === undefined) return [{ type: "missing", loc, msg: "Field required", input: valueAt(body, path.slice(0, -1)) ?? {} }];
+      const [type, msg] = TYPE_NAMES[issue.expected] ?? [`${issue.expected}_type`, `Input should be a valid ${issue.expected}`];
+      return [{ type, loc, msg, input }];
+    }
+    case "unrecognized_keys":
+      return issue.keys.map((key) => ({
+        type: "extra_forbidden",
+        loc: [...loc, key],
+        msg: "Extra inputs are not permitted",
+        input: valueAt(body, [...path, key]),
+      }));
+    case "invalid_value": {
+      const options = issue.values.map(pyRepr);
+      const expected = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options.at(-1)}` : options[0];
+      return [{ type: "literal_error", loc, msg: `Input should be ${expected}`, input, ctx: { expected } }];
+    }
+    case "invalid_union": {
+      // Report the union member that came closest (fewest issues), like a human would read it.
+      const branches = issue.errors.filter((b) => b.length > 0).sort((a, b) => a.length - b.length);
+      if (branches.length > 0) return branches[0]!.flatMap((sub) => detailFromIssue({ ...sub, path: [...issue.path, ...sub.path] } as z.core.$ZodIssue, body, locPrefix));
+      return [{ type: "union_tag_invalid", loc, msg: issue.message, input }];
+    }
+    case "too_small":
+      return [{ type: issue.origin === "array" || issue.origin === "string" ? "too_short" : "greater_than_equal", loc, msg: issue.message, input }];
+    case "too_big":
+      return [{ type: issue.origin === "array" || issue.origin === "string" ? "too_long" : "less_than_equal", loc, msg: issue.message, input }];
+    default:
+      return [{ type: "value_error", loc, msg: issue.message, input }];
+  }
+}
+
+export function validationErrorFromZod(error: z.ZodError, body: unknown, locPrefix: (string | number)[] = ["body"]): RequestValidationError {
+  return new RequestValidationError(error.issues.flatMap((issue) => detailFromIssue(issue, body, locPrefix)));
+}
+
+/** Python repr() of an exception, e.g. `KeyError('foo')`: what NeMo Gym puts in its 500 bodies. */
+export function pythonStyleRepr(error: unknown): string {
+  if (!(error instanceof Error)) return "An unknown error occurred";
+  const message = error.message;
+  const quoted = message.includes("'") && !message.includes('"') ? `"${message}"` : `'${message.replace(/'/g, "\\'")}'`;
+  return `${error.name}(${quoted})`;
+}
+
+/** Python's bytes repr, b'…', as NeMo Gym embeds inner-server bodies in its 500 strings. */
+export function pythonBytesRepr(text: string): string {
+  const bytes = Buffer.from(text, "utf8");
+  const useDouble = bytes.includes(0x27) && !bytes.includes(0x22);
+  const quote = useDouble ? '"' : "'";
+  let out = "";
+  for (const byte of bytes) {
+    if (byte === 0x5c) out += "\\\\";
+    else if (byte === 0x0a) out += "\\n";
+    else if (byte === 0x0d) out += "\\r";
+    else if (byte === 0x09) out += "\\t";
+    else if (byte === quote.charCodeAt(0)) out += `\\${quote}`;
+    else if (byte < 0x20 || byte >= 0x7f) out += `\\x${byte.toString(16).padStart(2, "0")}`;
+    else out += String.fromCharCode(byte);
+  }
+  return `b${quote}${out}${quote}`;
+}

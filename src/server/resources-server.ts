@@ -1,0 +1,159 @@
+// A resources server (an environment) declared once: its per-session state, its tools with their zod
+// input schemas, and its verify. Cookies, routing, 422s, /tools and /aggregate_metrics come from here.
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { AggregateMetricsRequestSchema, BaseVerifyRequestSchema } from "../protocol/index.ts";
+import type { NeMoGymResponse, ResponseCreateParams } from "../protocol/index.ts";
+import { computeAggregateMetrics, type MetricsHooks } from "../rollouts/metrics.ts";
+import { parseBody } from "./base-app.ts";
+import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
+import { FLOAT_FIELDS, toPythonJson } from "./json.ts";
+import { functionToolDefinition, type FunctionToolDefinition } from "./tool-schema.ts";
+import { MemorySessionStore, type SessionStore } from "./session-store.ts";
+
+export interface ToolContext<Config> {
+  sessionId: string;
+  config: Config;
+  server: ServerContext<Config>;
+}
+
+export interface Tool<State, Config, Input extends z.ZodType = z.ZodType, Output = unknown> {
+  description?: string;
+  input: Input;
+  run(state: State, args: z.output<Input>, context: ToolContext<Config>): Output | Promise<Output>;
+}
+
+/** Declares a tool; the identity function exists so `args` is typed from `input` without annotations. */
+export function tool<State = undefined, Input extends z.ZodType = z.ZodType, Output = unknown, Config = any>(
+  definition: Tool<State, Config, Input, Output>,
+): Tool<State, Config, Input, Output> {
+  return definition;
+}
+
+export type VerifyRequest<Fields> = Fields & {
+  responses_create_params: ResponseCreateParams;
+  response: NeMoGymResponse;
+};
+
+/** A verify result: the reward alone, or the reward plus the extra fields the environment reports. */
+export type VerifyResult = number | ({ reward: number } & Record<string, unknown>);
+
+export interface Verify<State, Config, Input extends z.ZodType> {
+  /** The dataset fields verify needs; a missing one is a 422. Undeclared row fields are ignored. */
+  input?: Input;
+  run(state: State | undefined, request: VerifyRequest<z.output<Input>>, context: ToolContext<Config>): VerifyResult | Promise<VerifyResult>;
+}
+
+export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, VerifyInput extends z.ZodType> {
+  /** NeMo Gym's Python class name (names the session cookie). */
+  name: string;
+  /** Instance config fields beyond NeMo Gym's base ones (host, port, entrypoint, domain, …). */
+  config?: z.ZodType<Config>;
+  /** Fields /seed_session reads from the dataset row (the whole row is posted; other fields are ignored). */
+  seed?: Seed;
+  /** Builds a session's state from its seed; `undefined` when a tool is called before /seed_session. */
+  state?: (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => State | Promise<State>;
+  /** Called when a session's state is dropped (disposal of sandboxes, files, …). */
+  disposeState?: (state: State) => void | Promise<void>;
+  tools: Record<string, Tool<State, Config, any, any>>;
+  verify: Verify<State, Config, VerifyInput>;
+  /** Environment metrics over per-task groups of verify responses (NeMo Gym's compute_metrics). */
+  computeMetrics?: MetricsHooks["computeMetrics"];
+  keyMetrics?: MetricsHooks["keyMetrics"];
+  /** Verify fields that Python types as float, written with a trailing ".0" when integral (e.g. `set_overlap`). */
+  floatFields?: string[];
+  /** A custom store (e.g. Redis); memory by default. */
+  sessionStore?: (config: Config) => SessionStore<State>;
+  /** Extra routes that are not tools (rare). */
+  routes?: (app: FastifyInstance, context: ServerContext<Config>, sessions: SessionStore<State>) => void;
+}
+
+// /seed_session receives the whole dataset row; only its being an object is checked here.
+const SeedSessionRowSchema = z.record(z.string(), z.unknown());
+
+export const RESERVED_TOOL_NAMES = new Set(["verify", "seed_session", "aggregate_metrics", "mcp", "tools"]);
+
+const BaseResourcesServerConfigSchema = z.looseObject({
+  host: z.string().nullish(),
+  port: z.number().int().nullish(),
+  entrypoint: z.string().nullish(),
+  domain: z.string().nullish(),
+  expose_tools_over_mcp: z.boolean().default(false),
+});
+
+export interface ResourcesServerDefinition<State, Config> extends ServerDefinition<Config> {
+  readonly toolDefinitions: FunctionToolDefinition[];
+  readonly spec: ResourcesServerSpec<State, Config, any, any>;
+}
+
+export function resourcesServer<State = undefined, Config = Record<string, unknown>, Seed extends z.ZodType = z.ZodObject<{}>, VerifyInput extends z.ZodType = z.ZodObject<{}>>(
+  spec: ResourcesServerSpec<State, Config, Seed, VerifyInput>,
+): ResourcesServerDefinition<State, Config> {
+  for (const name of Object.keys(spec.tools)) {
+    if (RESERVED_TOOL_NAMES.has(name)) throw new Error(`${spec.name}: '${name}' is reserved and cannot be a tool name`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`${spec.name}: tool name '${name}' must match [A-Za-z0-9_.-]+`);
+  }
+  const toolDefinitions = Object.entries(spec.tools).map(([name, t]) => functionToolDefinition(name, t.description, t.input));
+  const configSchema = (spec.config ? BaseResourcesServerConfigSchema.and(spec.config) : BaseResourcesServerConfigSchema) as z.ZodType<Config>;
+  const seedSchema = (spec.seed ?? z.object({})) as z.ZodType;
+  const verifySchema = BaseVerifyRequestSchema.and((spec.verify.input ?? z.object({})) as z.ZodType);
+
+  const definition = defineServer<Config>({
+    serverType: "resources_servers",
+    className: spec.name,
+    configSchema,
+    register(app, server) {
+      const sessions: SessionStore<State> =
+        spec.sessionStore?.(server.config) ??
+        new MemorySessionStore<State>({ onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined });
+      app.addHook("onClose", async () => sessions.close?.());
+      const toolContext = (sessionId: string): ToolContext<Config> => ({ sessionId, config: server.config, server });
+
+      const createState = async (seed: z.output<Seed> | undefined, sessionId: string) =>
+        (await spec.state!(seed, toolContext(sessionId))) as State;
+
+      app.post("/seed_session", async (request) => {
+        parseBody(SeedSessionRowSchema, request);
+        const seed = parseBody(seedSchema, request) as z.output<Seed>;
+        if (!spec.state) return {};
+        // Seeding is idempotent: an existing session keeps its state (NeMo Gym's counter example relies on it).
+        if ((await sessions.get(request.sessionId)) === undefined) {
+          await sessions.set(request.sessionId, await createState(seed, request.sessionId));
+        }
+        return {};
+      });
+
+      for (const [name, t] of Object.entries(spec.tools)) {
+        app.post(`/${name}`, async (request) => {
+          const args = parseBody(t.input, request);
+          let state = (await sessions.get(request.sessionId)) as State;
+          if (spec.state && state === undefined) state = await createState(undefined, request.sessionId);
+          const output = await t.run(state, args, toolContext(request.sessionId));
+          if (spec.state) await sessions.set(request.sessionId, state);
+          return output;
+        });
+      }
+
+      app.get("/tools", async () => toolDefinitions);
+
+      const verifyFloatFields = new Set([...FLOAT_FIELDS, ...(spec.floatFields ?? [])]);
+      app.post("/verify", async (request, reply) => {
+        reply.serializer((payload: unknown) => toPythonJson(payload, verifyFloatFields));
+        const body = parseBody(verifySchema, request) as VerifyRequest<z.output<VerifyInput>>;
+        const state = spec.state ? await sessions.get(request.sessionId) : undefined;
+        const result = await spec.verify.run(state, body, toolContext(request.sessionId));
+        const { reward, ...extras } = typeof result === "number" ? { reward: result } : result;
+        if (typeof reward !== "number" || Number.isNaN(reward)) throw new Error(`${spec.name}.verify returned a non-numeric reward: ${String(reward)}`);
+        return { responses_create_params: body.responses_create_params, response: body.response, reward, ...extras };
+      });
+
+      app.post("/aggregate_metrics", async (request) => {
+        const { verify_responses } = parseBody(AggregateMetricsRequestSchema, request);
+        return computeAggregateMetrics(verify_responses, { computeMetrics: spec.computeMetrics, keyMetrics: spec.keyMetrics });
+      });
+
+      spec.routes?.(app, server, sessions);
+    },
+  });
+  return { ...definition, toolDefinitions, spec };
+}

@@ -1,0 +1,78 @@
+// Turns a server definition plus the global config into a listening server.
+import type { FastifyInstance } from "fastify";
+import { getServerInstanceConfig, type ConfigDict } from "../config/index.ts";
+import { ServerClient } from "../client/server-client.ts";
+import { createBaseApp } from "./base-app.ts";
+import type { ServerContext, ServerDefinition } from "./definition.ts";
+import { createLogger } from "./logger.ts";
+
+export interface BuildServerOptions {
+  instanceName: string;
+  /** Resolved global config; must contain the instance. */
+  globalConfig: ConfigDict;
+  client?: ServerClient;
+}
+
+export interface BuiltServer<Config = unknown> {
+  app: FastifyInstance;
+  context: ServerContext<Config>;
+}
+
+export class ServerConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ServerConfigError";
+  }
+}
+
+export async function buildServer<Config>(definition: ServerDefinition<Config>, options: BuildServerOptions): Promise<BuiltServer<Config>> {
+  const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
+  const parsed = definition.configSchema.safeParse(fields);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${[options.instanceName, ...i.path.map(String)].join(".")}: ${i.message}`);
+    throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems.join("\n  ")}`);
+  }
+  const ownsClient = options.client === undefined;
+  const client = options.client ?? new ServerClient({ globalConfig: options.globalConfig });
+  const context: ServerContext<Config> = {
+    instanceName: options.instanceName,
+    config: parsed.data,
+    globalConfig: options.globalConfig,
+    client,
+    log: createLogger(options.instanceName, options.globalConfig.verbose === true ? "debug" : undefined),
+  };
+  const app = createBaseApp({
+    sessionCookieName: `${definition.className}___${options.instanceName}`,
+    stripRolloutPrefix: definition.stripRolloutPrefix,
+  });
+  await definition.register(app, context);
+  app.addHook("onClose", async () => {
+    await definition.close?.(context);
+    if (ownsClient) await client.close();
+  });
+  await app.ready();
+  return { app, context };
+}
+
+export interface StartedServer<Config = unknown> extends BuiltServer<Config> {
+  host: string;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds and binds. Port 0 (or no port) lets the kernel choose, so concurrent starts never race for a port. */
+export async function startServer<Config>(
+  definition: ServerDefinition<Config>,
+  options: BuildServerOptions & { host?: string; port?: number },
+): Promise<StartedServer<Config>> {
+  const built = await buildServer(definition, options);
+  const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
+  const host = options.host ?? (fields.host as string | undefined) ?? (options.globalConfig.default_host as string | undefined) ?? "127.0.0.1";
+  const port = options.port ?? (typeof fields.port === "number" ? fields.port : 0);
+  await built.app.listen({ host, port });
+  const address = built.app.server.address();
+  const boundPort = typeof address === "object" && address ? address.port : port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return { ...built, host, port: boundPort, url: `http://${urlHost}:${boundPort}`, close: () => built.app.close() };
+}

@@ -1,0 +1,61 @@
+// Per-session state behind a small interface: in memory now; a Redis or SQLite store can replace it
+// without touching environments, because every access goes through get → handler → set.
+
+export interface SessionStore<State> {
+  get(sessionId: string): Promise<State | undefined>;
+  set(sessionId: string, state: State): Promise<void>;
+  delete(sessionId: string): Promise<void>;
+  size(): Promise<number>;
+  close?(): Promise<void>;
+}
+
+export interface MemorySessionStoreOptions<S> {
+  /** Sessions untouched this long are dropped (the cookie itself expires after 14 days). */
+  idleTtlMs?: number;
+  sweepIntervalMs?: number;
+  /** Called with the state of a session that is dropped (idle or deleted), e.g. to dispose a sandbox. */
+  onEvict?: (sessionId: string, state: S) => void | Promise<void>;
+}
+
+export class MemorySessionStore<S> implements SessionStore<S> {
+  private readonly entries = new Map<string, { state: S; touchedAt: number }>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: MemorySessionStoreOptions<S> = {}) {
+    const idleTtlMs = options.idleTtlMs ?? 24 * 60 * 60 * 1000;
+    if (Number.isFinite(idleTtlMs)) {
+      this.sweeper = setInterval(() => void this.sweep(idleTtlMs), options.sweepIntervalMs ?? Math.min(idleTtlMs, 60_000));
+      this.sweeper.unref();
+    }
+  }
+
+  async get(sessionId: string): Promise<S | undefined> {
+    const entry = this.entries.get(sessionId);
+    if (entry) entry.touchedAt = Date.now();
+    return entry?.state;
+  }
+
+  async set(sessionId: string, state: S): Promise<void> {
+    this.entries.set(sessionId, { state, touchedAt: Date.now() });
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const entry = this.entries.get(sessionId);
+    this.entries.delete(sessionId);
+    if (entry) await this.options.onEvict?.(sessionId, entry.state);
+  }
+
+  async size(): Promise<number> {
+    return this.entries.size;
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const id of [...this.entries.keys()]) await this.delete(id);
+  }
+
+  private async sweep(idleTtlMs: number): Promise<void> {
+    const cutoff = Date.now() - idleTtlMs;
+    for (const [id, entry] of this.entries) if (entry.touchedAt < cutoff) await this.delete(id);
+  }
+}

@@ -1,0 +1,50 @@
+// A whole server graph inside one process: each instance listens on its own loopback port (real HTTP),
+// ports are learnt after binding, and every server addresses the others through one shared client.
+// For tests and benchmarks; `gym env start` runs each server as its own process instead.
+import { pathToFileURL } from "node:url";
+import { getServerInstanceConfig, listServerInstances, type ConfigDict } from "../config/index.ts";
+import { ServerClient } from "../client/index.ts";
+import { isServerDefinition, type ServerDefinition } from "../server/definition.ts";
+import { startServer, type StartedServer } from "../server/serve.ts";
+
+export interface InProcessGraph {
+  config: ConfigDict;
+  client: ServerClient;
+  servers: Record<string, StartedServer>;
+  url(instanceName: string): string;
+  close(): Promise<void>;
+}
+
+export async function startInProcess(resolvedConfig: ConfigDict, definitions: Record<string, ServerDefinition> = {}): Promise<InProcessGraph> {
+  const config = structuredClone(resolvedConfig);
+  const client = new ServerClient({ globalConfig: config });
+  const servers: Record<string, StartedServer> = {};
+  try {
+    for (const instance of listServerInstances(config)) {
+      let definition = definitions[instance.instanceName];
+      if (!definition) {
+        const loaded = (await import(pathToFileURL(instance.entrypointPath).href)).default;
+        if (!isServerDefinition(loaded)) throw new Error(`${instance.entrypointPath} does not default-export a server definition`);
+        definition = loaded;
+      }
+      const server = await startServer(definition, { instanceName: instance.instanceName, globalConfig: config, client, host: "127.0.0.1", port: 0 });
+      servers[instance.instanceName] = server;
+      Object.assign(getServerInstanceConfig(config, instance.instanceName), { host: server.host, port: server.port });
+    }
+  } catch (error) {
+    await Promise.all(Object.values(servers).map((s) => s.close()));
+    await client.close();
+    throw error;
+  }
+  client.updateGlobalConfig(config);
+  return {
+    config,
+    client,
+    servers,
+    url: (name) => servers[name]!.url,
+    async close() {
+      await Promise.all(Object.values(servers).map((s) => s.close()));
+      await client.close();
+    },
+  };
+}
