@@ -31,16 +31,35 @@ function resolveDataPath(path: string): string {
   return [resolve(process.cwd(), path), resolve(PROJECT_ROOT, path)].find((candidate) => existsSync(candidate)) ?? path;
 }
 
-function withTrainingFields(output: Item[], promptText: string, seed: number): Item[] {
+const TRAINING_KEYS = new Set(["prompt_token_ids", "generation_token_ids", "generation_log_probs", "routed_experts"]);
+const withoutTrainingFields = (item: Item): Item => Object.fromEntries(Object.entries(item).filter(([key]) => !TRAINING_KEYS.has(key)));
+
+/**
+ * The prompt's token ids as a server rendering the whole conversation would give them: the last earlier
+ * turn's prompt and generation ids verbatim, then the items sent after it. Trainers (NeMo RL) check that
+ * each turn's prompt ids start with everything seen before, so later turns must extend earlier ones.
+ */
+function promptTokenIds(items: Item[]): number[] {
+  let ids: number[] = [];
+  for (const item of items) {
+    if (Array.isArray(item.prompt_token_ids) && Array.isArray(item.generation_token_ids)) ids = [...item.prompt_token_ids, ...item.generation_token_ids];
+    else ids.push(...fakeTokenIds(JSON.stringify(withoutTrainingFields(item))));
+  }
+  return ids;
+}
+
+/** Token fields on the last item of the turn only (replayed items may carry recorded ones: those are dropped). */
+function withTrainingFields(output: Item[], items: Item[], seed: number): Item[] {
   if (output.length === 0) return output;
-  const generated = fakeTokenIds(JSON.stringify(output));
+  const plain = output.map(withoutTrainingFields);
+  const generated = fakeTokenIds(JSON.stringify(plain));
   const last = {
-    ...output.at(-1)!,
-    prompt_token_ids: fakeTokenIds(promptText),
+    prompt_token_ids: promptTokenIds(items),
     generation_token_ids: generated,
     generation_log_probs: fakeLogProbs(generated.length, seed),
+    ...plain.at(-1)!,
   };
-  return [...output.slice(0, -1), last];
+  return [...plain.slice(0, -1), last];
 }
 
 function heuristicOutput(items: Item[], tools: unknown[], parallelToolCalls: boolean): Item[] {
@@ -92,7 +111,7 @@ export default responsesApiModel({
       output = heuristicOutput(items, params.tools ?? [], params.parallel_tool_calls !== false);
       usage = usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));
     }
-    if (config.return_token_id_information) output = withTrainingFields(output, promptText, config.seed ^ approxTokens(promptText));
+    if (config.return_token_id_information) output = withTrainingFields(output, items, config.seed ^ approxTokens(promptText));
     return responseEnvelope({ params, model, output: output as NeMoGymResponse["output"], usage, id: stableId("resp", items, config.mode) });
   },
 });

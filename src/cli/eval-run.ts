@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import { PROJECT_ROOT, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HttpClient, ServerClient } from "../client/index.ts";
-import { collectRollouts, type CollectSummary } from "../rollouts/collect.ts";
+import { collectRollouts, materializeInput, type CollectSummary } from "../rollouts/collect.ts";
 import { launchServers } from "./launcher.ts";
 
 export const RolloutCollectionConfig = z.object({
@@ -64,25 +64,28 @@ export interface EvalRunOptions {
 
 export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> {
   const settings = collectionConfigFrom(options.resolved);
+  const collectOptions = {
+    inputPath: resolveUserPath(settings.input_jsonl_fpath),
+    outputPath: resolve(process.cwd(), settings.output_jsonl_fpath),
+    agentName: settings.agent_name,
+    limit: settings.limit,
+    numRepeats: settings.num_repeats,
+    numRepeatsAddSeed: settings.num_repeats_add_seed,
+    responsesCreateParams: settings.responses_create_params,
+    concurrency: settings.num_samples_in_parallel,
+    rolloutDeadlineMs: settings.rollout_deadline_s ? settings.rollout_deadline_s * 1000 : undefined,
+    disableAggregation: settings.disable_aggregation,
+  };
+  // A bad input file is reported before any server is started.
+  const rows = materializeInput(collectOptions);
+
   const running = options.serve ? await launchServers({ raw: options.raw, resolved: options.resolved, log: options.log }) : undefined;
   const onSignal = () => void running?.stop().then(() => process.exit(130));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const client = new ServerClient({ globalConfig: running ? running.resolved : await fetchHeadConfig(options.resolved) });
   try {
-    const collecting = collectRollouts({
-      client,
-      inputPath: resolveUserPath(settings.input_jsonl_fpath),
-      outputPath: resolve(process.cwd(), settings.output_jsonl_fpath),
-      agentName: settings.agent_name,
-      limit: settings.limit,
-      numRepeats: settings.num_repeats,
-      numRepeatsAddSeed: settings.num_repeats_add_seed,
-      responsesCreateParams: settings.responses_create_params,
-      concurrency: settings.num_samples_in_parallel,
-      rolloutDeadlineMs: settings.rollout_deadline_s ? settings.rollout_deadline_s * 1000 : undefined,
-      disableAggregation: settings.disable_aggregation,
-    });
+    const collecting = collectRollouts({ ...collectOptions, rows, client });
     // A server dying mid-run ends the run with its name rather than a pile of transport errors.
     if (!running) return await collecting;
     return await Promise.race([

@@ -121,7 +121,7 @@ export function smartUnion<const M extends readonly UnionMember[]>(
       const result = m.schema.safeParse(input);
       if (!result.success) continue;
       const count = countFieldsSet(input, m.fields);
-      if (!best) best = { value: result.data, count };
+      if (!best || count > best.count) best = { value: result.data, count };
     }
     if (best) return best.value as MemberOutput<M>;
 

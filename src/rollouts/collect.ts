@@ -12,6 +12,8 @@ import { createProgress } from "./progress.ts";
 export interface CollectOptions extends MaterializeOptions {
   client: ServerClient;
   inputPath: string;
+  /** Rows already materialized from `inputPath` (so callers can validate the input before starting servers). */
+  rows?: Row[];
   outputPath: string;
   /** In-flight /run calls at most; null = all at once (NeMo Gym's default). */
   concurrency?: number | null;
@@ -85,11 +87,15 @@ function failureLine(row: Row, failure: NonNullable<Outcome["failure"]>): Row {
   };
 }
 
+export function materializeInput(options: Pick<CollectOptions, "inputPath"> & MaterializeOptions): Row[] {
+  return materializeRows(readJsonl(options.inputPath, options.limit), options, options.inputPath);
+}
+
 export async function collectRollouts(options: CollectOptions): Promise<CollectSummary> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const materializedPath = sidecarPath(options.outputPath, "_materialized_inputs");
   const failuresPath = sidecarPath(options.outputPath, "_failures");
-  const rows = materializeRows(readJsonl(options.inputPath, options.limit), options, options.inputPath);
+  const rows = options.rows ?? materializeInput(options);
 
   mkdirSync(dirname(options.outputPath) || ".", { recursive: true });
   writeFileSync(materializedPath, rows.map((row) => JSON.stringify(row) + "\n").join(""));

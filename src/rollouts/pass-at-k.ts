@@ -103,7 +103,9 @@ function passMajority(tasks: VerifyRecord[][], scoreFn: ScoreFn = defaultScoreFn
     allAnswers.push(taskAnswers);
   }
 
-  const scoreNames = [...new Set(allScoreDicts.flatMap((taskScores) => taskScores.flatMap((scores) => Object.keys(scores))))].sort(comparePython);
+  const names = new Set<string>();
+  for (const taskScores of allScoreDicts) for (const scores of taskScores) for (const name in scores) names.add(name);
+  const scoreNames = [...names].sort(comparePython);
 
   const seriesByName = scoreNames.map((name) => allScoreDicts.map((taskScores, i) => scoreSeries(taskScores, name, answerKey === undefined ? undefined : allAnswers[i])));
 
@@ -171,17 +173,27 @@ export function passMajorityMetricsAsDict(result: PassMajorityResult): Record<st
  * runs. Mirrors NeMo Gym's add_avg_sample_std_dev; a no-op when no task has more than one rollout.
  */
 export function addAvgSampleStdDev(result: PassMajorityResult): void {
-  for (let k = 2; k <= result.maxK; k++) {
-    for (const name of result.scoreNames) {
-      const sampleStdDevs: number[] = [];
-      for (const taskScores of result.allScoreDicts) {
-        const values = scoresNamed(taskScores.slice(0, k), name);
-        if (values.length >= 2) sampleStdDevs.push(pythonSampleStdDev(values));
+  if (result.maxK <= 1) return;
+  // stdDevs[n][task][k - 2]: the task's sample std dev over its first k rollouts (NaN below two values).
+  const stdDevs = result.scoreNames.map((name) =>
+    result.allScoreDicts.map((taskScores) => {
+      const values: number[] = [];
+      const byK: number[] = [];
+      for (let k = 1; k <= Math.max(taskScores.length, 2); k++) {
+        const grew = k <= taskScores.length && name in taskScores[k - 1];
+        if (grew) values.push(taskScores[k - 1][name]);
+        if (k >= 2) byK.push(grew || byK.length === 0 ? pythonSampleStdDev(values) : byK[byK.length - 1]);
       }
+      return byK;
+    }),
+  );
+  for (let k = 2; k <= result.maxK; k++) {
+    result.scoreNames.forEach((name, n) => {
+      const sampleStdDevs = stdDevs[n].map((byK) => atK(byK, k - 1)).filter((std): std is number => std !== undefined && !Number.isNaN(std));
       if (sampleStdDevs.length > 0) {
         result.metrics[`pass@1[avg-of-${k}]/${name}/avg_sample_std_dev`] = pythonSum(sampleStdDevs) / sampleStdDevs.length;
       }
-    }
+    });
   }
 }
 
@@ -249,16 +261,14 @@ function defaultScoreFn(rollout: VerifyRecord): Record<string, number | boolean>
 
 function normalizeScores(raw: Record<string, number | boolean>): Record<string, number> {
   const scores: Record<string, number> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    if (!Object.hasOwn(raw, name)) continue;
+    const value: unknown = raw[name];
     if (typeof value === "boolean") scores[name] = value ? 1 : 0;
     else if (typeof value === "number") scores[name] = value;
     else throw new TypeError(`computePassMajorityMetrics: score "${name}" is ${JSON.stringify(value)}, not a number or boolean`);
   }
   return scores;
-}
-
-function scoresNamed(taskScores: Record<string, number>[], name: string): number[] {
-  return taskScores.filter((scores) => name in scores).map((scores) => scores[name]);
 }
 
 /** One score of one task: what pass@k needs, and running values over the task's first k rollouts. */

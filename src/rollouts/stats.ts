@@ -71,20 +71,22 @@ export function pythonSum(values: Iterable<number>): number {
   return sum.value();
 }
 
-/** Python's `sum(values) / len(values)`; NaN for no values (where Python would raise). */
-export function pythonMean(values: readonly number[]): number {
-  return values.length === 0 ? Number.NaN : pythonSum(values) / values.length;
-}
-
 /**
  * Sample standard deviation (ddof = 1) the way NeMo Gym's pass@k helpers compute it in plain Python:
- * mean, then the sum of squared deviations over n - 1, then the square root. NaN for fewer than 2 values.
+ * mean, then the sum of squared deviations over n - 1, then the square root — of the first `count` values
+ * (default all). NaN for fewer than 2 values.
  */
-export function pythonSampleStdDev(values: readonly number[]): number {
-  if (values.length < 2) return Number.NaN;
-  const mean = pythonSum(values) / values.length;
-  const variance = pythonSum(values.map((x) => (x - mean) * (x - mean))) / (values.length - 1);
-  return Math.sqrt(variance);
+export function pythonSampleStdDev(values: readonly number[], count = values.length): number {
+  if (count < 2) return Number.NaN;
+  const sum = new PythonSum();
+  for (let i = 0; i < count; i++) sum.add(values[i]);
+  const mean = sum.value() / count;
+  const squares = new PythonSum();
+  for (let i = 0; i < count; i++) {
+    const deviation = values[i] - mean;
+    squares.add(deviation * deviation);
+  }
+  return Math.sqrt(squares.value() / (count - 1));
 }
 
 /** One column's statistics as pandas computes them with skipna; NaN where pandas gives NaN. */

@@ -119,7 +119,9 @@ function sendJsonString(reply: FastifyReply, status: number, message: string) {
 
 /** Validates a request body with a zod schema; a failure becomes a FastAPI-shaped 422. */
 export function parseBody<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
-  const result = schema.safeParse(request.body, { reportInput: true });
-  if (!result.success) throw validationErrorFromZod(result.error, request.body);
+  // No body at all (a tool without arguments, posted bare) reads as an empty object.
+  const body = request.body === undefined || request.body === null ? {} : request.body;
+  const result = schema.safeParse(body, { reportInput: true });
+  if (!result.success) throw validationErrorFromZod(result.error, body);
   return result.data;
 }

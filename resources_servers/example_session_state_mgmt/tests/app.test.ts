@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
 import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
+import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import counter from "../app.ts";
 
@@ -64,7 +65,7 @@ test("NeMo Gym's reference rows, with their tool calls replayed in one session, 
     for (const item of request.response.output) {
       if (item.type === "function_call") cookies = (await post(`/${item.name}`, JSON.parse(item.arguments), cookies)).cookies;
     }
-    const verified = await post("/verify", request, cookies);
+    const verified = await post("/verify", withoutNullParams(request), cookies);
     assert.equal(verified.json<{ reward: number }>().reward, expected_reward);
   }
 });

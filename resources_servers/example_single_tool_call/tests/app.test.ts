@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
 import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
+import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import weather from "../app.ts";
 
@@ -45,10 +46,7 @@ const reference = sharedDataFile("example_single_tool_call/data/example_rollouts
 test("re-verifying NeMo Gym's reference rollouts reproduces every stored reward", { skip: reference.skip }, async () => {
   for (const rollout of readRows(reference.path!)) {
     const { reward, ...request } = rollout;
-    // These rollouts were dumped by an older NeMo Gym whose params allowed null where PIN has defaults; a
-    // null in a dump means "unset", so the unset fields are dropped before re-verifying.
-    request.responses_create_params = Object.fromEntries(Object.entries(request.responses_create_params).filter(([, v]) => v !== null));
-    const answer = await post("/verify", request);
+    const answer = await post("/verify", withoutNullParams(request));
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.json<{ reward: number }>().reward, reward);
   }
