@@ -36,7 +36,7 @@ export default responsesApiAgent({
   name: "SimpleAgent",
   config: SimpleAgentConfig,
 
-  async responses({ rawParams, cookies, rolloutId }, { config, client }) {
+  async responses({ rawParams, cookies, rolloutId, signal }, { config, client }) {
     const input: unknown[] = typeof rawParams.input === "string" ? [{ role: "user", content: rawParams.input, type: "message" }] : [...rawParams.input];
     const newOutputs: unknown[] = [];
     const modelPath = `${rolloutPathPrefix(rolloutId)}/v1/responses`;
@@ -46,8 +46,9 @@ export default responsesApiAgent({
     let lastResponse: NeMoGymResponse;
 
     for (let step = 1; ; step++) {
+      signal.throwIfAborted();
       const modelAnswer = raiseForStatus(
-        await client.post(config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies }),
+        await client.post(config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies, signal }),
         `${config.model_server.name}${modelPath}`,
       );
       modelCookies = modelAnswer.cookies;
@@ -73,7 +74,7 @@ export default responsesApiAgent({
           continue;
         }
         // Tool errors (404 unknown tool, 422 bad arguments, 500) are not raised: the model reads them.
-        const toolAnswer = await client.post(config.resources_server.name, `/${encodeURIComponent(call.name)}`, { json: args, cookies: resourcesCookies });
+        const toolAnswer = await client.post(config.resources_server.name, `/${encodeURIComponent(call.name)}`, { json: args, cookies: resourcesCookies, signal });
         resourcesCookies = toolAnswer.cookies;
         newOutputs.push(functionCallOutput(call.call_id, toolAnswer.text));
       }
@@ -87,18 +88,18 @@ export default responsesApiAgent({
     };
   },
 
-  async run({ row, cookies }, { config, client, instanceName, globalConfig }) {
+  async run({ row, cookies, signal }, { config, client, instanceName, globalConfig }) {
     const resources = config.resources_server.name;
-    const seeded = raiseForStatus(await client.post(resources, "/seed_session", { json: row, cookies }), `${resources}/seed_session`);
+    const seeded = raiseForStatus(await client.post(resources, "/seed_session", { json: row, cookies, signal }), `${resources}/seed_session`);
 
     const selfPath = `${rolloutPathPrefix(rolloutIdForRow(row, globalConfig))}/v1/responses`;
     const loop = raiseForStatus(
-      await client.post(instanceName, selfPath, { json: row.responses_create_params, cookies: seeded.cookies }),
+      await client.post(instanceName, selfPath, { json: row.responses_create_params, cookies: seeded.cookies, signal }),
       `${instanceName}${selfPath}`,
     );
 
     const verified = raiseForStatus(
-      await client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies }),
+      await client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies, signal }),
       `${resources}/verify`,
     );
     const verifyResponse = verified.json<Record<string, unknown>>();

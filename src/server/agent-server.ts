@@ -13,6 +13,17 @@ export interface AgentCall {
   cookies: Record<string, string>;
   /** `/ng-rollout/<id>` correlation id, when the call arrived prefixed. */
   rolloutId: string | undefined;
+  /** Aborted when the caller hangs up: a loop nobody waits for stops instead of running on. */
+  signal: AbortSignal;
+}
+
+/** An AbortSignal that fires if the client disconnects before the reply is written. */
+function callerGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error("the caller disconnected"));
+  });
+  return controller.signal;
 }
 
 export interface AgentResponsesResult {
@@ -49,7 +60,7 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       const responses = async (request: FastifyRequest<{ Params: { rollout_id?: string } }>, reply: FastifyReply) => {
         const params = parseBody(ResponseCreateParamsSchema, request);
         const result = await spec.responses(
-          { params, rawParams: request.body as ResponseCreateParamsInput, cookies: request.cookies, rolloutId: request.params.rollout_id },
+          { params, rawParams: request.body as ResponseCreateParamsInput, cookies: request.cookies, rolloutId: request.params.rollout_id, signal: callerGone(reply) },
           context,
         );
         setCookies(reply, result.cookies);
@@ -59,10 +70,10 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       // The prefixed twin: a self-call made during /run carries the rollout id to the model calls.
       app.post("/ng-rollout/:rollout_id/v1/responses", responses);
 
-      app.post("/run", async (request) => {
+      app.post("/run", async (request, reply) => {
         parseBody(BaseRunRequestSchema, request);
         const row = request.body as Record<string, unknown> & { responses_create_params: ResponseCreateParamsInput };
-        return spec.run({ row, cookies: request.cookies, rolloutId: undefined }, context);
+        return spec.run({ row, cookies: request.cookies, rolloutId: undefined, signal: callerGone(reply) }, context);
       });
 
       app.post("/aggregate_metrics", async (request) => {

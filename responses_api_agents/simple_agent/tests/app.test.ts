@@ -46,6 +46,7 @@ const environment = resourcesServer({
 
 /** Without queued turns: "add N" → call add(N) once, then answer. Lets concurrent rollouts run independently. */
 function ruleTurn(input: Item[]): Turn {
+  if (input[0]?.content === "think forever") return { output: [{ id: "rs_x", type: "reasoning", summary: [{ type: "summary_text", text: "hmm" }] }] };
   if (input.at(-1)?.type === "function_call_output") return { output: [message("done")] };
   const amount = Number(/add (\d+)/.exec(String(input[0]?.content))?.[1]);
   if (Number.isNaN(amount)) throw new Error("the test gave the model no turn for this input");
@@ -212,4 +213,13 @@ test("/aggregate_metrics is proxied to the resources server", async () => {
   const answer = await client.request(`${graph.url("agent")}/aggregate_metrics`, { method: "POST", json: { verify_responses: [{ reward: 1, _ng_task_index: 0, _ng_rollout_index: 0 }] } });
   assert.equal(answer.status, 200);
   assert.equal(answer.json<{ key_metrics: Record<string, number> }>().key_metrics["mean/reward"], 1);
+});
+
+test("a loop whose caller hangs up stops calling the model (NeMo Gym's would think forever)", async () => {
+  await assert.rejects(client.request(`${graph.url("agent")}/v1/responses`, { method: "POST", json: { input: "think forever" }, deadlineMs: 300 }), /no complete answer within 300 ms/);
+  await new Promise((r) => setTimeout(r, 200));
+  const callsAfterHangUp = modelRequests.length;
+  assert.ok(callsAfterHangUp > 1, "the loop did run");
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(modelRequests.length, callsAfterHangUp);
 });
