@@ -2,7 +2,7 @@
 // The request wins over `extra_body`, `model` is forced to the configured one, and upstream failures come
 // back with the upstream's status and body instead of hanging or retrying forever.
 import { z } from "zod";
-import { HttpClient } from "../../src/client/index.ts";
+import { DeadlineExceededError, HttpClient, TransportError, type HttpResponse } from "../../src/client/index.ts";
 import { ChatCompletionSchema, ResponseSchema } from "../../src/protocol/index.ts";
 import { HttpError, responsesApiModel } from "../../src/server/index.ts";
 import { Semaphore } from "../../src/models/semaphore.ts";
@@ -37,8 +37,14 @@ async function callUpstream(config: OpenAIModelConfig, path: string, payload: un
   const release = await gate?.acquire();
   try {
     for (let attempt = 0; ; attempt++) {
-      const answer = await http.request(url, { method: "POST", json: payload, headers });
-      if (answer.ok) return answer.json();
+      const answer = await send(http, url, payload, headers);
+      if (answer.ok) {
+        try {
+          return answer.json();
+        } catch {
+          throw new HttpError(502, `upstream ${url} answered ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 2000)}`);
+        }
+      }
       if (RETRY_STATUSES.has(answer.status) && attempt < config.max_retries) {
         const retryAfterS = Number(answer.headers["retry-after"]);
         await new Promise((r) => setTimeout(r, Number.isFinite(retryAfterS) && retryAfterS > 0 ? Math.min(retryAfterS, 30) * 1000 : 500 * 2 ** attempt));
@@ -51,6 +57,24 @@ async function callUpstream(config: OpenAIModelConfig, path: string, payload: un
     release?.();
   }
 }
+
+/** One POST; an unreachable or silent upstream is a gateway error naming it (502 / 504), not our 500. */
+async function send(http: HttpClient, url: string, payload: unknown, headers: Record<string, string>): Promise<HttpResponse> {
+  try {
+    return await http.request(url, { method: "POST", json: payload, headers });
+  } catch (error) {
+    if (error instanceof TransportError) throw new HttpError(502, `upstream ${url} could not be reached: ${error.message}`);
+    if (error instanceof DeadlineExceededError) throw new HttpError(504, `upstream ${url} gave no complete answer within ${error.deadlineMs / 1000} s (request_timeout_s)`);
+    throw error;
+  }
+}
+
+/** As NeMo Gym's reasoning item model, which has no `status` (OpenAI rejects it when echoed back). */
+const withoutReasoningStatus = (item: unknown) => {
+  if ((item as { type?: string })?.type !== "reasoning") return item;
+  const { status: _status, ...rest } = item as Record<string, unknown>;
+  return rest;
+};
 
 export default responsesApiModel({
   name: "SimpleModelServer",
@@ -69,7 +93,10 @@ export default responsesApiModel({
 
   async responses({ rawParams }, { config }) {
     let input = rawParams.input;
-    if (config.drop_input_reasoning_items && Array.isArray(input)) input = input.filter((item) => (item as { type?: string }).type !== "reasoning");
+    if (Array.isArray(input)) {
+      input = input.map(withoutReasoningStatus) as typeof input;
+      if (config.drop_input_reasoning_items) input = input.filter((item) => (item as { type?: string }).type !== "reasoning");
+    }
     const payload = { ...config.extra_body, ...rawParams, input, model: config.openai_model };
     const upstream = await callUpstream(config, "/responses", payload);
     const parsed = ResponseSchema.safeParse(upstream);

@@ -4,6 +4,12 @@
 import { readFileSync } from "node:fs";
 import { isMessage, messageKey, type Item } from "./conversation.ts";
 
+/** What identifies a prompt item: a message's role and text; another item's type and payload (ids aside). */
+function promptItemKey(item: Item): unknown {
+  if (isMessage(item)) return messageKey(item);
+  return { type: item.type, name: item.name, arguments: item.arguments, call_id: item.call_id, output: item.output };
+}
+
 interface Recording {
   promptLength: number;
   output: Item[];
@@ -27,6 +33,7 @@ function sameModelItem(recorded: Item, sent: Item): boolean {
   if (recorded.type !== (sent.type ?? "message")) return false;
   if (recorded.type === "function_call") return recorded.call_id === sent.call_id && recorded.name === sent.name;
   if (recorded.type === "function_call_output") return recorded.call_id === sent.call_id;
+  if (recorded.type === "message") return (recorded.role ?? "assistant") === sent.role;
   return true;
 }
 
@@ -62,7 +69,7 @@ export class ReplayLibrary {
       throw new Error(`${source}: not a rollout (needs responses_create_params.input and response.output)`);
     }
     const prompt: Item[] = typeof input === "string" ? [{ role: "user", content: input }] : input;
-    const key = JSON.stringify(prompt.map(messageKey));
+    const key = JSON.stringify(prompt.map(promptItemKey));
     const recordings = this.byPrompt.get(key) ?? [];
     recordings.push({ promptLength: prompt.length, output, usage: rollout.response.usage ?? null, model: rollout.response.model ?? "replay", source });
     this.byPrompt.set(key, recordings);
@@ -72,8 +79,8 @@ export class ReplayLibrary {
 
   nextTurn(items: Item[]): ReplayTurn {
     for (const promptLength of this.promptLengths) {
-      if (items.length < promptLength || !items.slice(0, promptLength).every(isMessage)) continue;
-      const key = JSON.stringify(items.slice(0, promptLength).map(messageKey));
+      if (items.length < promptLength) continue;
+      const key = JSON.stringify(items.slice(0, promptLength).map(promptItemKey));
       const candidates = this.byPrompt.get(key);
       if (!candidates) continue;
       const sent = items.slice(promptLength);
