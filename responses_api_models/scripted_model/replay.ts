@@ -1,7 +1,7 @@
 // Replay policy: plays back the model turns of recorded rollouts (NeMo Gym rollout JSONL). A request is
 // matched by its prompt; the items the agent already sent back tell how far into the recording we are, and
 // the next model turn is the recorded items up to the next tool output.
-import { readFileSync } from "node:fs";
+import { readJsonl } from "../../src/rollouts/jsonl.ts";
 import { isMessage, messageKey, type Item } from "./conversation.ts";
 
 /** What identifies a prompt item: a message's role and text; another item's type and payload (ids aside). */
@@ -46,18 +46,7 @@ export class ReplayLibrary {
   static fromFiles(paths: string[]): ReplayLibrary {
     const library = new ReplayLibrary();
     for (const path of paths) {
-      readFileSync(path, "utf8")
-        .split("\n")
-        .forEach((line, index) => {
-          if (line.trim() === "") return;
-          let rollout: Item;
-          try {
-            rollout = JSON.parse(line);
-          } catch (error) {
-            throw new Error(`${path}:${index + 1}: not valid JSON (${(error as Error).message})`);
-          }
-          library.add(rollout, `${path}:${index + 1}`);
-        });
+      for (const { lineNumber, row } of readJsonl(path)) library.add(row as Item, `${path}:${lineNumber}`);
     }
     return library;
   }

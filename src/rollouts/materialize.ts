@@ -1,9 +1,9 @@
 // Dataset rows → the exact list of /run requests: agent_ref stamped, responses_create_params overrides,
 // task indices (identical lines share one), num_repeats expansion in aabbcc order, optional per-rollout seed.
-import { readFileSync } from "node:fs";
 import { pythonJsonDumps } from "../server/json.ts";
+import { InputError, type InputLine, type Row } from "./jsonl.ts";
 
-export type Row = Record<string, unknown>;
+export { InputError, readJsonl, type InputLine, type Row } from "./jsonl.ts";
 
 export interface MaterializeOptions {
   /** For rows without their own agent_ref. */
@@ -14,44 +14,6 @@ export interface MaterializeOptions {
   numRepeatsAddSeed?: boolean;
   /** Shallow-merged into every row's responses_create_params (top-level keys replaced whole). */
   responsesCreateParams?: Record<string, unknown> | null;
-}
-
-export class InputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "InputError";
-  }
-}
-
-export interface InputLine {
-  lineNumber: number;
-  text: string;
-  row: Row;
-}
-
-/** Reads JSONL; every error names the file and line. Blank lines are skipped. */
-export function readJsonl(path: string, limit?: number | null): InputLine[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new InputError(`cannot read input file '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  const lines: InputLine[] = [];
-  const rawLines = text.split("\n");
-  for (let i = 0; i < rawLines.length && (limit == null || lines.length < limit); i++) {
-    const line = rawLines[i]!;
-    if (line.trim() === "") continue;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch (error) {
-      throw new InputError(`${path}:${i + 1}: not valid JSON (${(error as Error).message})`);
-    }
-    if (row === null || typeof row !== "object" || Array.isArray(row)) throw new InputError(`${path}:${i + 1}: each line must be a JSON object`);
-    lines.push({ lineNumber: i + 1, text: line, row: row as Row });
-  }
-  return lines;
 }
 
 function agentNameOf(row: Row): string | undefined {

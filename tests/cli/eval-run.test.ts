@@ -87,7 +87,7 @@ test("missing inputs are reported clearly before any server starts", async () =>
   assert.doesNotMatch(result.output, /servers ready/);
   const missing = await runGym(["eval", "run", ...CONFIGS, "--agent", AGENT, "--input", "/nonexistent.jsonl", "--output", join(tempDir(), "x.jsonl"), "++head_server.port=0"]);
   assert.equal(missing.code, 1);
-  assert.match(missing.output, /cannot read input file '\/nonexistent\.jsonl': ENOENT/);
+  assert.match(missing.output, /cannot read '\/nonexistent\.jsonl': ENOENT/);
   assert.doesNotMatch(missing.output, /servers ready/);
   assert.equal(existsSync("/nonexistent_materialized_inputs.jsonl"), false);
 });

@@ -57,5 +57,5 @@ test("errors name the file and line: bad JSON, non-object lines, rows without an
   assert.throws(() => readJsonl(bad), (e: Error) => e instanceof InputError && e.message.startsWith(`${bad}:2: not valid JSON`));
   assert.throws(() => readJsonl(jsonl(["[1, 2]"])), /:1: each line must be a JSON object/);
   assert.throws(() => materializeRows(readJsonl(jsonl([A, B])), {}), /no agent for input lines 1, 2/);
-  assert.throws(() => readJsonl("/nonexistent/in.jsonl"), /cannot read input file '\/nonexistent\/in.jsonl': ENOENT/);
+  assert.throws(() => readJsonl("/nonexistent/in.jsonl"), /cannot read '\/nonexistent\/in.jsonl': ENOENT/);
 });

@@ -1,0 +1,42 @@
+// JSONL files (datasets, rollouts) read with errors that name the file and the line.
+import { readFileSync } from "node:fs";
+
+export type Row = Record<string, unknown>;
+
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InputError";
+  }
+}
+
+export interface InputLine {
+  lineNumber: number;
+  text: string;
+  row: Row;
+}
+
+/** Reads JSONL; every error names the file and line. Blank lines are skipped. */
+export function readJsonl(path: string, limit?: number | null): InputLine[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new InputError(`cannot read '${path}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const lines: InputLine[] = [];
+  const rawLines = text.split("\n");
+  for (let i = 0; i < rawLines.length && (limit == null || lines.length < limit); i++) {
+    const line = rawLines[i]!;
+    if (line.trim() === "") continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch (error) {
+      throw new InputError(`${path}:${i + 1}: not valid JSON (${(error as Error).message})`);
+    }
+    if (row === null || typeof row !== "object" || Array.isArray(row)) throw new InputError(`${path}:${i + 1}: each line must be a JSON object`);
+    lines.push({ lineNumber: i + 1, text: line, row: row as Row });
+  }
+  return lines;
+}
