@@ -13,9 +13,6 @@ import { quickstart } from "./quickstart.ts";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Errors a user can act on are printed without a stack trace. */
-class UsageError extends Error {}
-
 function buildProgram(setExitCode: (code: number) => void): Command {
   const version = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version as string;
   const program = new Command("gym").description("NeMo Gym in TypeScript: environments, agents and model servers for RL on LLM agents").version(version);
@@ -124,7 +121,8 @@ export async function main(programName: string, argv: string[]): Promise<number>
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const message = (error as Error)?.message ?? String(error);
-    const known = ["ConfigError", "InputError", "ServerConfigError"].includes((error as Error)?.name) || error instanceof UsageError;
+    // Errors a user can act on are printed without a stack trace.
+    const known = ["ConfigError", "InputError", "ServerConfigError"].includes((error as Error)?.name);
     process.stderr.write(known ? `error: ${message}\n` : `error: ${(error as Error)?.stack ?? message}\n`);
     return 1;
   }

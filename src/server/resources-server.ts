@@ -79,6 +79,8 @@ const BaseResourcesServerConfigSchema = z.looseObject({
   entrypoint: z.string().nullish(),
   domain: z.string().nullish(),
   expose_tools_over_mcp: z.boolean().default(false),
+  /** Per-rollout state untouched this long is dropped (NeMo Gym keeps it for the life of the process). */
+  session_idle_ttl_s: z.number().positive().default(3600),
 });
 
 export interface ResourcesServerDefinition<State, Config> extends ServerDefinition<Config> {
@@ -103,9 +105,13 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
     className: spec.name,
     configSchema,
     register(app, server) {
+      const { session_idle_ttl_s } = server.config as { session_idle_ttl_s: number };
       const sessions: SessionStore<State> =
         spec.sessionStore?.(server.config) ??
-        new MemorySessionStore<State>({ onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined });
+        new MemorySessionStore<State>({
+          idleTtlMs: session_idle_ttl_s * 1000,
+          onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined,
+        });
       app.addHook("onClose", async () => sessions.close?.());
       const toolContext = (sessionId: string): ToolContext<Config> => ({ sessionId, config: server.config, server });
 

@@ -10,14 +10,14 @@ import simpleAgent from "../app.ts";
 type Item = Record<string, unknown>;
 type Turn = { output: Item[]; usage?: unknown; incomplete_details?: unknown };
 const modelTurns: Turn[] = [];
-const modelRequests: { body: Record<string, any>; sessionId: string }[] = [];
+const modelRequests: { body: Record<string, any>; sessionId: string; rolloutId: string | undefined }[] = [];
 const toolCalls: { name: string; args: unknown; cookie: string | undefined }[] = [];
 
 const model = responsesApiModel({
   name: "QueueModel",
   config: z.looseObject({}),
-  async responses({ params, rawParams, sessionId }) {
-    modelRequests.push({ body: structuredClone(rawParams) as Record<string, any>, sessionId });
+  async responses({ params, rawParams, sessionId, rolloutId }) {
+    modelRequests.push({ body: structuredClone(rawParams) as Record<string, any>, sessionId, rolloutId });
     const turn = modelTurns.shift() ?? ruleTurn(rawParams.input as Item[]);
     return {
       id: `resp_${modelRequests.length}`, created_at: 1, error: null, incomplete_details: turn.incomplete_details ?? null, instructions: null, metadata: null,
@@ -222,4 +222,32 @@ test("a loop whose caller hangs up stops calling the model (NeMo Gym's would thi
   assert.ok(callsAfterHangUp > 1, "the loop did run");
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(modelRequests.length, callsAfterHangUp);
+});
+
+test("a call on the /ng-rollout/<id> twin carries the id to every model call", async () => {
+  modelTurns.push({ output: [call("add", { amount: 1 })] }, { output: [message("ok")] });
+  const answer = await client.request(`${graph.url("agent")}/ng-rollout/7-0/v1/responses`, { method: "POST", json: { input: "x" } });
+  assert.equal(answer.status, 200);
+  assert.deepEqual(modelRequests.map((r) => r.rolloutId), ["7-0", "7-0"]);
+});
+
+test("with observability_enabled, /run prefixes its model calls with <task>-<rollout>[-a<attempt>]; without, it does not", async () => {
+  const observed = await startServers(
+    {
+      env: [environment],
+      policy_model: [model],
+      agent: [simpleAgent, { resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy_model" } }],
+    },
+    { observability_enabled: true },
+  );
+  try {
+    const row = { responses_create_params: { input: "add 2" }, expected: 2, _ng_task_index: 4, _ng_rollout_index: 1, _ng_attempt_index: 2 };
+    assert.equal((await client.request(`${observed.url("agent")}/run`, { method: "POST", json: row })).status, 200);
+    assert.deepEqual(modelRequests.map((r) => r.rolloutId), ["4-1-a2", "4-1-a2"]);
+  } finally {
+    await observed.close();
+  }
+  modelRequests.length = 0;
+  await run({ responses_create_params: { input: "add 2" }, expected: 2, _ng_task_index: 4, _ng_rollout_index: 1 });
+  assert.deepEqual(modelRequests.map((r) => r.rolloutId), [undefined, undefined]);
 });
