@@ -1,0 +1,90 @@
+// The outbound client's guarantees, against real sockets: bounded retries for transport failures only,
+// a deadline on the whole call, explicit cookies in and out, and instance-name addressing.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DeadlineExceededError, HttpClient, ServerClient, TransportError } from "../../src/client/index.ts";
+
+let server: Server;
+let base: string;
+let hits = 0;
+let lastCookieHeader: string | undefined;
+
+before(async () => {
+  server = createServer((req, res) => {
+    hits++;
+    lastCookieHeader = req.headers.cookie;
+    if (req.url === "/slow") return void setTimeout(() => res.end("late"), 2000);
+    if (req.url === "/fail") {
+      res.statusCode = 500;
+      return void res.end('"boom"');
+    }
+    res.setHeader("set-cookie", ["A___x=first; path=/; httponly", "B___y=second; Max-Age=10"]);
+    res.end(JSON.stringify({ ok: true }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+test("a refused connection is retried a bounded number of times, then fails with the attempts counted", async () => {
+  const client = new HttpClient({ maxRetries: 2, retryBackoffMs: 10 });
+  const port = await closedPort();
+  const started = Date.now();
+  await assert.rejects(client.request(`http://127.0.0.1:${port}/x`), (error: unknown) => error instanceof TransportError && error.attempts === 3 && error.code === "ECONNREFUSED");
+  assert.ok(Date.now() - started < 2000);
+  await client.close();
+});
+
+test("an HTTP error status is returned, never retried", async () => {
+  const client = new HttpClient({ maxRetries: 3, retryBackoffMs: 10 });
+  hits = 0;
+  const answer = await client.request(`${base}/fail`, { method: "POST", json: {} });
+  assert.equal(answer.status, 500);
+  assert.equal(answer.ok, false);
+  assert.equal(hits, 1);
+  await client.close();
+});
+
+test("the deadline bounds the whole call", async () => {
+  const client = new HttpClient({ deadlineMs: 60_000 });
+  const started = Date.now();
+  await assert.rejects(client.request(`${base}/slow`, { deadlineMs: 200 }), DeadlineExceededError);
+  assert.ok(Date.now() - started < 1500);
+  await client.close();
+});
+
+test("cookies go out as given and come back as only those the response set (no jar)", async () => {
+  const client = new HttpClient();
+  const answer = await client.request(`${base}/ok`, { method: "POST", json: { a: 1 }, cookies: { C___z: "v1", D___w: "v2" } });
+  assert.equal(lastCookieHeader, "C___z=v1; D___w=v2");
+  assert.deepEqual(answer.cookies, { A___x: "first", B___y: "second" });
+  await client.request(`${base}/ok`);
+  assert.equal(lastCookieHeader, undefined, "nothing is remembered between calls");
+  await client.close();
+});
+
+test("servers are addressed by instance name through the global config; an unknown name is a clear error", async () => {
+  const port = Number(new URL(base).port);
+  const client = new ServerClient({ globalConfig: { my_env: { resources_servers: { impl: { host: "127.0.0.1", port } } } } });
+  assert.equal(await client.baseUrl("my_env"), base);
+  assert.equal((await client.post("my_env", "/ok", { json: {} })).status, 200);
+  await assert.rejects(client.post("nope", "/ok"), /nope/);
+  await client.close();
+});
+
+test("two thousand concurrent calls to one origin all complete over the shared pool", async () => {
+  const client = new HttpClient();
+  const answers = await Promise.all(Array.from({ length: 2000 }, () => client.request(`${base}/ok`)));
+  assert.ok(answers.every((a) => a.status === 200));
+  await client.close();
+});
