@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { responseEnvelope, stableId, approxTokens, usageOf } from "../../src/models/response-envelope.ts";
-import type { NeMoGymResponse, Usage } from "../../src/protocol/index.ts";
+import { TRAINING_KEYS, type NeMoGymResponse, type Usage } from "../../src/protocol/index.ts";
 import { HttpError, responsesApiModel } from "../../src/server/index.ts";
 import { inputItems, type Item } from "./conversation.ts";
 import { fakeLogProbs, fakeTokenIds } from "./fake-tokens.ts";
@@ -31,8 +31,8 @@ function resolveDataPath(path: string): string {
   return [resolve(process.cwd(), path), resolve(PROJECT_ROOT, path)].find((candidate) => existsSync(candidate)) ?? path;
 }
 
-const TRAINING_KEYS = new Set(["prompt_token_ids", "generation_token_ids", "generation_log_probs", "routed_experts"]);
-const withoutTrainingFields = (item: Item): Item => Object.fromEntries(Object.entries(item).filter(([key]) => !TRAINING_KEYS.has(key)));
+const TRAINING_KEY_SET: ReadonlySet<string> = new Set(TRAINING_KEYS);
+const withoutTrainingFields = (item: Item): Item => Object.fromEntries(Object.entries(item).filter(([key]) => !TRAINING_KEY_SET.has(key)));
 
 /**
  * The prompt's token ids as a server rendering the whole conversation would give them: the last earlier

@@ -73,11 +73,12 @@ export function pythonSum(values: Iterable<number>): number {
 
 /**
  * Sample standard deviation (ddof = 1) the way NeMo Gym's pass@k helpers compute it in plain Python:
- * mean, then the sum of squared deviations over n - 1, then the square root — of the first `count` values
- * (default all). NaN for fewer than 2 values.
+ * mean, then the sum of squared deviations over n - 1, then the square root. NaN for fewer than 2 values.
  */
-export function pythonSampleStdDev(values: readonly number[], count = values.length): number {
+export function pythonSampleStdDev(values: readonly number[]): number {
+  const count = values.length;
   if (count < 2) return Number.NaN;
+  // Indexed loops: this runs once per task per k in addAvgSampleStdDev, where iterators cost 3×.
   const sum = new PythonSum();
   for (let i = 0; i < count; i++) sum.add(values[i]);
   const mean = sum.value() / count;
