@@ -1,6 +1,7 @@
 // Outbound HTTP for every Gym component: undici Pools (one per origin), explicit cookies (no jar, as in
 // NeMo Gym), a connect timeout, a per-call deadline, and bounded retries for transport failures only.
 import { Pool, type Dispatcher } from "undici";
+import { ARRAY_ENCODING_HEADER, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
@@ -12,6 +13,11 @@ export interface HttpClientOptions {
   /** Sockets per origin; requests beyond this queue inside the pool instead of opening more sockets. */
   connectionsPerOrigin?: number;
   keepAliveMs?: number;
+  /**
+   * `packed-v1` offers the compact encoding of training arrays on every call; bodies are sent packed
+   * only to an origin that has answered packed, so a NeMo Gym (Python) peer only ever sees plain JSON.
+   */
+  arrayEncoding?: ArrayEncoding;
 }
 
 export interface RequestOptions {
@@ -75,6 +81,7 @@ export const DEFAULT_HTTP_OPTIONS: Required<HttpClientOptions> = {
   retryBackoffMs: 200,
   connectionsPerOrigin: 1024,
   keepAliveMs: 15_000,
+  arrayEncoding: "json",
 };
 
 export function cookieHeader(cookies: Record<string, string> | undefined): string | undefined {
@@ -103,6 +110,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class HttpClient {
   readonly options: Required<HttpClientOptions>;
   private readonly pools = new Map<string, Pool>();
+  /** Origins that answered in packed-v1, so they read it too. */
+  private readonly packedOrigins = new Set<string>();
 
   constructor(options: HttpClientOptions = {}) {
     this.options = { ...DEFAULT_HTTP_OPTIONS, ...options };
@@ -132,8 +141,12 @@ export class HttpClient {
     const headers: Record<string, string> = { ...options.headers };
     const cookie = cookieHeader(options.cookies);
     if (cookie) headers.cookie = cookie;
+    const offerPacked = this.options.arrayEncoding === "packed-v1";
+    if (offerPacked) headers[ARRAY_ENCODING_HEADER] = "packed-v1";
     let body: string | undefined = options.rawBody;
-    if (body === undefined && options.json !== undefined) body = JSON.stringify(options.json);
+    if (body === undefined && options.json !== undefined) {
+      body = offerPacked && this.packedOrigins.has(target.origin) ? stringifyWire(options.json, { encoding: "packed-v1" }) : JSON.stringify(options.json);
+    }
     if (body !== undefined) headers["content-type"] ??= "application/json";
 
     const deadline = AbortSignal.timeout(deadlineMs);
@@ -148,7 +161,9 @@ export class HttpClient {
           signal,
         });
         const text = await response.body.text();
-        return toHttpResponse(response, text);
+        const packed = offerPacked && response.headers[ARRAY_ENCODING_HEADER] === "packed-v1";
+        if (packed) this.packedOrigins.add(target.origin);
+        return toHttpResponse(response, text, packed ? "packed-v1" : "json");
       } catch (error) {
         if (deadline.aborted) throw new DeadlineExceededError(url, deadlineMs);
         if (options.signal?.aborted) throw error;
@@ -167,7 +182,7 @@ export class HttpClient {
   }
 }
 
-function toHttpResponse(response: Dispatcher.ResponseData, text: string): HttpResponse {
+function toHttpResponse(response: Dispatcher.ResponseData, text: string, encoding: ArrayEncoding): HttpResponse {
   return {
     status: response.statusCode,
     headers: response.headers,
@@ -175,7 +190,7 @@ function toHttpResponse(response: Dispatcher.ResponseData, text: string): HttpRe
     text,
     ok: response.statusCode >= 200 && response.statusCode < 300,
     json<T>() {
-      return JSON.parse(text) as T;
+      return parseWire(text, encoding) as T;
     },
   };
 }

@@ -92,5 +92,7 @@ export function httpClientOptionsFromConfig(config: ConfigDict): HttpClientOptio
   if (num("http_max_retries") !== undefined) options.maxRetries = num("http_max_retries");
   const perHost = num("global_aiohttp_connector_limit_per_host");
   if (perHost !== undefined) options.connectionsPerOrigin = perHost;
+  // Opt-in compact training arrays between our own servers (see protocol/wire-json.ts); NeMo Gym's JSON otherwise.
+  if (config.wire_array_encoding === "packed-v1") options.arrayEncoding = "packed-v1";
   return options;
 }

@@ -37,7 +37,9 @@ export const ResponseIncludableSchema = z.enum([
 
 // ---- request-side nested params (TypedDicts) ----
 
-export const ReasoningParamSchema = z.object({
+// A TypedDict inside a forbid-extra model inherits `extra="forbid"` in pydantic: `reasoning.context`
+// (newer than the pinned SDK) is a 422 in NeMo Gym, and pruned on the streaming path.
+export const ReasoningParamSchema = z.strictObject({
   effort: ReasoningEffortSchema.nullable().optional(),
   generate_summary: SummaryModeSchema.nullable().optional(),
   summary: SummaryModeSchema.nullable().optional(),

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { z } from "zod";
 import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
 import { HttpError, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "./errors.ts";
-import { toPythonJson } from "./json.ts";
+import { ARRAY_ENCODING_HEADER, FLOAT_FIELDS, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -15,6 +15,12 @@ declare module "fastify" {
     cookies: Record<string, string>;
     /** Set when the path arrived with an `/ng-rollout/<rollout_id>` prefix (stripped before routing). */
     rolloutId: string | undefined;
+    /** `packed-v1` when the caller offered it (x-ng-array-encoding): its body may be packed, and so is our reply. */
+    arrayEncoding: ArrayEncoding;
+  }
+  interface FastifyReply {
+    /** Fields written as Python floats (`1.0`) in this reply; a route may widen the default set. */
+    wireFloatFields: ReadonlySet<string> | null;
   }
 }
 
@@ -50,15 +56,17 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   app.decorateRequest("sessionId", "");
   app.decorateRequest("cookies", null as unknown as Record<string, string>);
   app.decorateRequest("rolloutId", undefined);
+  app.decorateRequest("arrayEncoding", "json");
+  app.decorateReply("wireFloatFields", null);
 
   // Bodies are parsed leniently (an empty body is `{}`, like a tool with no arguments) and a malformed
   // body is a 422 json_invalid, as FastAPI answers.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
+  app.addContentTypeParser("*", { parseAs: "string" }, (request, body, done) => {
     const text = (body as string).trim();
     if (text === "") return done(null, {});
     try {
-      done(null, JSON.parse(text));
+      done(null, parseWire(text, arrayEncodingOf(request.headers[ARRAY_ENCODING_HEADER])));
     } catch (error) {
       done(
         new RequestValidationError([
@@ -69,10 +77,18 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     }
   });
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     request.cookies = parseCookieHeader(request.headers.cookie);
     request.sessionId = codec.decode(request.cookies[codec.cookieName]) ?? randomUUID();
     request.rolloutId = (request.raw as { ngRolloutId?: string }).ngRolloutId;
+    request.arrayEncoding = arrayEncodingOf(request.headers[ARRAY_ENCODING_HEADER]);
+    reply.serializer((payload: unknown) => {
+      // Strings (SSE streams, pre-encoded bodies) are already the bytes to send.
+      if (typeof payload === "string") return payload;
+      reply.header("content-type", "application/json; charset=utf-8");
+      if (request.arrayEncoding === "packed-v1") reply.header(ARRAY_ENCODING_HEADER, "packed-v1");
+      return stringifyWire(payload, { encoding: request.arrayEncoding, floatFields: reply.wireFloatFields ?? FLOAT_FIELDS });
+    });
   });
 
   // Re-set on every response, as Starlette does: callers always forward the latest cookie.
@@ -82,8 +98,6 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     reply.header("set-cookie", existing === undefined ? mine : [...(Array.isArray(existing) ? existing : [String(existing)]), mine]);
     return payload;
   });
-
-  app.setReplySerializer((payload) => toPythonJson(payload));
 
   app.setNotFoundHandler((request, reply) => {
     const otherMethod = request.method === "GET" ? "POST" : "GET";
@@ -110,6 +124,9 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   app.get("/", async () => ({ status: "ok" }));
   return app;
 }
+
+/** Only what we speak is honoured; anything else is plain JSON. */
+const arrayEncodingOf = (header: string | string[] | undefined): ArrayEncoding => (header === "packed-v1" ? "packed-v1" : "json");
 
 /** NeMo Gym's 500 bodies are JSON strings, not objects. */
 function sendJsonString(reply: FastifyReply, status: number, message: string) {

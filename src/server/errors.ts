@@ -68,7 +68,8 @@ function pyRepr(value: unknown): string {
 function detailFromIssue(issue: z.core.$ZodIssue, body: unknown, locPrefix: (string | number)[]): ValidationDetail[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
   const loc = [...locPrefix, ...path];
-  const input = "input" in issue ? issue.input : valueAt(body, path);
+  // An issue raised without `reportInput` carries `input: undefined`; the body still holds the value.
+  const input = "input" in issue && issue.input !== undefined ? issue.input : valueAt(body, path);
   switch (issue.code) {
     case "invalid_type": {
       if (input === undefined) return [{ type: "missing", loc, msg: "Field required", input: valueAt(body, path.slice(0, -1)) ?? {} }];

@@ -1,24 +1,12 @@
 // JSON as NeMo Gym's Python servers write it: compact, raw UTF-8, and floats that keep their ".0".
 // JavaScript has one number type, so the fields that Python types as float are listed by name; their
 // integral values are emitted as `1.0` (rewards, timestamps, sampling parameters).
+import { FLOAT_FIELDS, stringifyWire } from "../protocol/wire-json.ts";
 
-export const FLOAT_FIELDS: ReadonlySet<string> = new Set(["reward", "created_at", "temperature", "top_p", "frequency_penalty", "presence_penalty"]);
+export { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 
-const MARK = "\u0000f";
-// JSON.stringify escapes the NUL of the marker, so the output holds the six characters \u0000.
-const MARKED = /"\\u0000f(-?\d+)"/g;
-
-export function toPythonJson(value: unknown, floatFields: ReadonlySet<string> = FLOAT_FIELDS): string {
-  let marked = false;
-  const text = JSON.stringify(value, function (key, v) {
-    if (typeof v === "number" && Number.isInteger(v) && floatFields.has(key) && Math.abs(v) < 1e16) {
-      marked = true;
-      return MARK + String(v);
-    }
-    return v;
-  });
-  return marked ? text.replace(MARKED, "$1.0") : text;
-}
+/** NeMo Gym's JSON: compact, raw UTF-8, Python-float fields written with their ".0". */
+export const toPythonJson = (value: unknown, floatFields: ReadonlySet<string> = FLOAT_FIELDS): string => stringifyWire(value, { floatFields });
 
 /** Python's `json.dumps` with default settings: ", " and ": " separators, non-ASCII escaped. */
 export function pythonJsonDumps(value: unknown): string {

@@ -1,25 +1,54 @@
-// A Responses API model server: an OpenAI-compatible front for a policy. Subclasses implement the two
-// dialects; the `/ng-rollout/<id>` prefix is stripped before routing so a gateway can correlate calls.
+// A Responses API model server: an OpenAI-compatible front for a policy. A server implements
+// `responses()` (and optionally `chatCompletions()`); this module gives every model server the three
+// dialects on top — `/v1/responses` (JSON or replayed SSE), `/v1/chat/completions` (JSON or replayed
+// SSE) and Anthropic `/v1/messages` mapped through `responses()` — and strips the `/ng-rollout/<id>`
+// prefix before routing so a gateway can correlate every call with its trial.
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ChatCompletionCreateParamsSchema, ResponseCreateParamsSchema } from "../protocol/index.ts";
 import type { ChatCompletion, ChatCompletionCreateParams, NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
+import { anthropicMessageToSse, anthropicRequestToResponses, responsesToAnthropicMessage } from "../models/anthropic/index.ts";
+import { chatCompletionSse, sanitizeStreamingChatBody } from "../models/chat-streaming.ts";
+import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError, RequestValidationError, validationErrorFromZod } from "./errors.ts";
 
 export interface ModelCall {
   sessionId: string;
+  /** The `/ng-rollout/<id>` correlation id, when the call arrived prefixed. */
   rolloutId: string | undefined;
 }
 
 export interface ResponsesApiModelSpec<Config> {
   name: string;
   config: z.ZodType<Config>;
+  /** `rawParams` holds only the fields the caller set (NeMo Gym dumps requests with exclude_unset). */
   responses(call: ModelCall & { params: ResponseCreateParams; rawParams: ResponseCreateParamsInput }, context: ServerContext<Config>): Promise<NeMoGymResponse>;
   chatCompletions?(call: ModelCall & { params: ChatCompletionCreateParams; rawParams: Record<string, unknown> }, context: ServerContext<Config>): Promise<ChatCompletion>;
   /** Runs once at start-up (load files, open pools); a throw fails the start with its message. */
   setup?(context: ServerContext<Config>): void | Promise<void>;
   close?(context: ServerContext<Config>): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+
+function bodyObject(request: FastifyRequest): Json {
+  const body = request.body ?? {};
+  if (typeof body !== "object" || Array.isArray(body)) {
+    throw new RequestValidationError([{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }]);
+  }
+  return body as Json;
+}
+
+const NO_FLOAT_FIELDS: ReadonlySet<string> = new Set();
+
+/** NeMo Gym tests `if body.get("stream")`: 1 and "yes" stream too. */
+const pythonTruthy = (value: unknown) =>
+  Array.isArray(value) ? value.length > 0 : typeof value === "object" && value !== null ? Object.keys(value).length > 0 : Boolean(value);
+
+function sendSse(reply: FastifyReply, text: string) {
+  return reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-cache").send(text);
 }
 
 export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): ServerDefinition<Config> {
@@ -31,20 +60,51 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
     close: spec.close,
     async register(app, context) {
       await spec.setup?.(context);
-      app.post("/v1/responses", async (request) => {
-        if ((request.body as { stream?: unknown } | undefined)?.stream === true) {
-          throw new HttpError(400, "stream=true is not supported by this model server yet; send stream=false or omit it");
+      const callOf = (request: FastifyRequest): ModelCall => ({ sessionId: request.sessionId, rolloutId: request.rolloutId });
+      const responses = (request: FastifyRequest, params: ResponseCreateParams, rawParams: Json) =>
+        spec.responses({ ...callOf(request), params, rawParams: rawParams as ResponseCreateParamsInput }, context);
+
+      app.post("/v1/responses", async (request, reply) => {
+        const body = bodyObject(request);
+        if (body.stream !== true) return responses(request, parseBody(ResponseCreateParamsSchema, request), body);
+
+        // A bad request still fails eagerly (422) before the stream is committed.
+        const { body: sanitized, namespaces } = sanitizeStreamingResponsesBody(body);
+        const validated = validateStreamingResponsesParams(sanitized);
+        if ("error" in validated) throw validationErrorFromZod(validated.error, validated.body);
+        let response: NeMoGymResponse;
+        try {
+          response = await responses(request, validated.params, validated.body);
+        } catch (error) {
+          context.log.error({ err: error }, "responses() failed while serving a streaming /v1/responses request");
+          return sendSse(reply, responsesFailureSse(error instanceof Error ? error.message : String(error)));
         }
-        const params = parseBody(ResponseCreateParamsSchema, request);
-        return spec.responses({ params, rawParams: request.body as ResponseCreateParamsInput, sessionId: request.sessionId, rolloutId: request.rolloutId }, context);
+        return sendSse(reply, responsesSse(response, namespaces));
       });
-      app.post("/v1/chat/completions", async (request) => {
+
+      app.post("/v1/chat/completions", async (request, reply) => {
         if (!spec.chatCompletions) throw new HttpError(404, "Not Found");
-        const params = parseBody(ChatCompletionCreateParamsSchema, request);
-        return spec.chatCompletions(
-          { params, rawParams: request.body as Record<string, unknown>, sessionId: request.sessionId, rolloutId: request.rolloutId },
-          context,
-        );
+        const body = bodyObject(request);
+        // Only a genuine boolean true streams; anything else meets the strict schema and its 422.
+        const streaming = body.stream === true;
+        const { body: sanitized, includeUsage } = streaming ? sanitizeStreamingChatBody(body) : { body, includeUsage: false };
+        const parsed = ChatCompletionCreateParamsSchema.safeParse(sanitized, { reportInput: true });
+        if (!parsed.success) throw validationErrorFromZod(parsed.error, sanitized);
+        const completion = await spec.chatCompletions({ ...callOf(request), params: parsed.data, rawParams: sanitized }, context);
+        return streaming ? sendSse(reply, chatCompletionSse(completion, includeUsage)) : completion;
+      });
+
+      app.post("/v1/messages", async (request, reply) => {
+        const body = bodyObject(request);
+        const converted = anthropicRequestToResponses(body) as Json;
+        const parsed = ResponseCreateParamsSchema.safeParse(converted, { reportInput: true });
+        if (!parsed.success) throw validationErrorFromZod(parsed.error, converted);
+        const response = await responses(request, parsed.data, converted);
+        const message = responsesToAnthropicMessage(response, typeof body.model === "string" && body.model ? body.model : response.model);
+        if (pythonTruthy(body.stream)) return sendSse(reply, anthropicMessageToSse(message));
+        // Anthropic messages carry no Python floats; a tool input `{"temperature": 1}` stays `1`.
+        reply.wireFloatFields = NO_FLOAT_FIELDS;
+        return message;
       });
     },
   });

@@ -7,7 +7,7 @@ import type { NeMoGymResponse, ResponseCreateParams } from "../protocol/index.ts
 import { computeAggregateMetrics, type MetricsHooks } from "../rollouts/metrics.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
-import { FLOAT_FIELDS, toPythonJson } from "./json.ts";
+import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { functionToolDefinition, type FunctionToolDefinition } from "./tool-schema.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 
@@ -144,7 +144,7 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
 
       const verifyFloatFields = new Set([...FLOAT_FIELDS, ...(spec.floatFields ?? [])]);
       app.post("/verify", async (request, reply) => {
-        reply.serializer((payload: unknown) => toPythonJson(payload, verifyFloatFields));
+        reply.wireFloatFields = verifyFloatFields;
         const body = parseBody(verifySchema, request) as VerifyRequest<z.output<VerifyInput>>;
         const state = spec.state ? await sessions.get(request.sessionId) : undefined;
         const result = await spec.verify.run(state, body, toolContext(request.sessionId));

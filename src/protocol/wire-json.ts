@@ -1,0 +1,120 @@
+// JSON for the wire, in two encodings.
+//
+// `json` (the default) is NeMo Gym's: plain JSON whose Python-float fields keep their ".0".
+// `packed-v1` is ours, negotiated per connection: the token-level training arrays (prompt/generation
+// token ids, generation log-probs) travel as base64 of little-endian Int32/Float64 arrays inside a
+// string, `"ng-packed:i32:<b64>"`. A 65k-token generation then costs a memcpy instead of 130k number
+// conversions each way; log-probs stay bit-exact (float64). A peer that never offered packed-v1
+// never receives it.
+//
+// Both serializers work by walking the value once, swapping the few values that need special text
+// for marker strings in place, calling the native JSON.stringify, and restoring the value — a
+// replacer function would be called for every one of the 130k array elements.
+
+export type ArrayEncoding = "json" | "packed-v1";
+export const ARRAY_ENCODING_HEADER = "x-ng-array-encoding";
+
+/** Fields Python types as float: integral values are written `1.0` (rewards, timestamps, sampling parameters). */
+export const FLOAT_FIELDS: ReadonlySet<string> = new Set(["reward", "created_at", "temperature", "top_p", "frequency_penalty", "presence_penalty"]);
+
+/** Keys whose number arrays are packed (the training fields of NeMo Gym's "ForTraining" items and chat messages). */
+export const PACKED_ARRAY_KEYS: ReadonlySet<string> = new Set(["prompt_token_ids", "generation_token_ids", "generation_log_probs"]);
+const PACK_MIN_LENGTH = 16;
+const PACKED_PREFIX = "ng-packed:";
+
+const FLOAT_MARK = "\u0000f";
+// JSON.stringify escapes the NUL of the marker, so the output holds the six characters \u0000.
+const FLOAT_MARKED = /"\\u0000f(-?\d+)"/g;
+
+/** A value written as different text: `replacement` stands in for the field while JSON.stringify runs. */
+interface Swap {
+  holder: Record<string, unknown>;
+  key: string;
+  replacement: string;
+}
+
+function packNumbers(values: number[]): string | undefined {
+  let allInt32 = true;
+  for (const v of values) {
+    if (typeof v !== "number") return undefined;
+    if (allInt32 && !(Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) allInt32 = false;
+  }
+  const typed = allInt32 ? Int32Array.from(values) : Float64Array.from(values);
+  return `${PACKED_PREFIX}${allInt32 ? "i32" : "f64"}:${Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength).toString("base64")}`;
+}
+
+function collectSwaps(value: unknown, floatFields: ReadonlySet<string>, pack: boolean, swaps: Swap[]): void {
+  if (Array.isArray(value)) {
+    for (const element of value) if (typeof element === "object" && element !== null) collectSwaps(element, floatFields, pack, swaps);
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const holder = value as Record<string, unknown>;
+  for (const key in holder) {
+    const v = holder[key];
+    if (typeof v === "number") {
+      if (Number.isInteger(v) && floatFields.has(key) && Math.abs(v) < 1e16) swaps.push({ holder, key, replacement: FLOAT_MARK + String(v) });
+    } else if (typeof v === "object" && v !== null) {
+      if (pack && Array.isArray(v) && v.length >= PACK_MIN_LENGTH && PACKED_ARRAY_KEYS.has(key) && typeof v[0] === "number") {
+        const packed = packNumbers(v as number[]);
+        if (packed !== undefined) {
+          swaps.push({ holder, key, replacement: packed });
+          continue;
+        }
+      }
+      collectSwaps(v, floatFields, pack, swaps);
+    }
+  }
+}
+
+/** Serializes `value` for the wire; never mutates it (observably). */
+export function stringifyWire(value: unknown, options: { encoding?: ArrayEncoding; floatFields?: ReadonlySet<string> } = {}): string {
+  const floatFields = options.floatFields ?? FLOAT_FIELDS;
+  const swaps: Swap[] = [];
+  collectSwaps(value, floatFields, options.encoding === "packed-v1", swaps);
+  if (swaps.length === 0) return JSON.stringify(value) ?? "null";
+  const originals = swaps.map((swap) => swap.holder[swap.key]);
+  let text: string;
+  try {
+    for (const swap of swaps) swap.holder[swap.key] = swap.replacement;
+    text = JSON.stringify(value);
+  } finally {
+    swaps.forEach((swap, i) => (swap.holder[swap.key] = originals[i]));
+  }
+  return swaps.some((swap) => swap.replacement.startsWith(FLOAT_MARK)) ? text.replace(FLOAT_MARKED, "$1.0") : text;
+}
+
+function unpack(text: string): number[] | undefined {
+  const kind = text.slice(PACKED_PREFIX.length, PACKED_PREFIX.length + 3);
+  const bytes = Buffer.from(text.slice(PACKED_PREFIX.length + 4), "base64");
+  // Copy into an aligned buffer: base64 decoding gives no alignment guarantee.
+  const aligned = new Uint8Array(bytes).buffer;
+  if (kind === "i32" && aligned.byteLength % 4 === 0) return Array.from(new Int32Array(aligned));
+  if (kind === "f64" && aligned.byteLength % 8 === 0) return Array.from(new Float64Array(aligned));
+  return undefined;
+}
+
+/** Restores packed arrays in place (after JSON.parse); a malformed packed value is an error naming its key. */
+export function unpackArrays(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (const element of value) if (typeof element === "object" && element !== null) unpackArrays(element);
+  } else if (typeof value === "object" && value !== null) {
+    const holder = value as Record<string, unknown>;
+    for (const key in holder) {
+      const v = holder[key];
+      if (typeof v === "string") {
+        if (PACKED_ARRAY_KEYS.has(key) && v.startsWith(PACKED_PREFIX)) {
+          const numbers = unpack(v);
+          if (!numbers) throw new Error(`${key}: malformed ${ARRAY_ENCODING_HEADER} packed-v1 value`);
+          holder[key] = numbers;
+        }
+      } else if (typeof v === "object" && v !== null) unpackArrays(v);
+    }
+  }
+  return value;
+}
+
+export function parseWire(text: string, encoding: ArrayEncoding = "json"): unknown {
+  const value = JSON.parse(text);
+  return encoding === "packed-v1" ? unpackArrays(value) : value;
+}

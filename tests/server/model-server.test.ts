@@ -1,0 +1,257 @@
+// The dialects every model server gets from `responsesApiModel`: strict JSON /v1/responses, its
+// replayed SSE twin for streaming harnesses, streamed chat completions, and the /ng-rollout prefix.
+// A tiny in-test model records what its responses() received, over real HTTP.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { responsesApiModel } from "../../src/server/index.ts";
+import { responseEnvelope, usageOf } from "../../src/models/response-envelope.ts";
+import type { ChatCompletion, NeMoGymResponse } from "../../src/protocol/index.ts";
+import type { InProcessGraph } from "../../src/testing/in-process.ts";
+import { http, startServers } from "../helpers/servers.ts";
+
+interface Seen {
+  rawParams: Record<string, unknown>;
+  rolloutId: string | undefined;
+}
+const seen: Seen[] = [];
+const lastSeen = () => seen[seen.length - 1]!;
+
+const RecordingModel = responsesApiModel({
+  name: "RecordingModel",
+  config: z.looseObject({}),
+  async responses({ params, rawParams, rolloutId }) {
+    seen.push({ rawParams: rawParams as Record<string, unknown>, rolloutId });
+    if (params.instructions === "fail") throw new Error("backend exploded");
+    const output = [
+      { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello", annotations: [] }] },
+      ...(params.tools ?? []).map((tool, i) => ({ type: "function_call", name: (tool as { name: string }).name, arguments: "{}", call_id: `call_${i}`, id: `fc_${i}`, status: "completed" })),
+    ];
+    return responseEnvelope({ params, model: "recording", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed" });
+  },
+  async chatCompletions({ rawParams, rolloutId }) {
+    seen.push({ rawParams, rolloutId });
+    return {
+      id: "chatcmpl_1",
+      object: "chat.completion",
+      created: 1_700_000_000,
+      model: "recording",
+      choices: [
+        {
+          index: 0,
+          finish_reason: "tool_calls",
+          logprobs: null,
+          message: { role: "assistant", content: "hi there", reasoning_content: "think", tool_calls: [{ id: "call_a", type: "function", function: { name: "f", arguments: '{"x":1}' } }] },
+        },
+      ],
+      usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+    } as unknown as ChatCompletion;
+  },
+});
+
+let graph: InProcessGraph;
+let base: string;
+const client = http();
+
+before(async () => {
+  graph = await startServers({ model: [RecordingModel] });
+  base = graph.url("model");
+});
+after(async () => {
+  await graph.close();
+  await client.close();
+});
+
+/** Parses `event:`/`data:` frames; every frame must be well formed. */
+function parseSse(text: string): { event: string | undefined; data: string }[] {
+  assert.ok(text.endsWith("\n\n"), "the stream ends with a complete frame");
+  return text
+    .trimEnd()
+    .split("\n\n")
+    .map((frame) => {
+      const lines = frame.split("\n");
+      const event = lines.find((l) => l.startsWith("event: "))?.slice(7);
+      const data = lines.find((l) => l.startsWith("data: "));
+      assert.ok(data, `frame has data: ${frame}`);
+      return { event, data: data.slice(6) };
+    });
+}
+
+const post = (path: string, json: unknown) => client.request(`${base}${path}`, { method: "POST", json });
+
+test("non-streaming /v1/responses stays strict: an unknown field is a 422 naming it", async () => {
+  const answer = await post("/v1/responses", { input: "hi", client_metadata: {} });
+  assert.equal(answer.status, 422);
+  assert.deepEqual(answer.json<any>().detail[0].loc, ["body", "client_metadata"]);
+  const ok = await post("/v1/responses", { input: "hi", stream: false });
+  assert.equal(ok.status, 200);
+  assert.match(String(ok.headers["content-type"]), /application\/json/);
+});
+
+test("stream:true replays the finished response as response.created → output_item.done per item → response.completed", async () => {
+  const json = (await post("/v1/responses", { input: "hi", tools: [{ type: "function", name: "get_weather", parameters: {}, strict: true }] })).json<any>();
+  const answer = await post("/v1/responses", { input: "hi", stream: true, tools: [{ type: "function", name: "get_weather", parameters: {}, strict: true }] });
+  assert.equal(answer.status, 200);
+  assert.match(String(answer.headers["content-type"]), /^text\/event-stream/);
+  const frames = parseSse(answer.text);
+  const events = frames.map((f) => JSON.parse(f.data));
+  assert.deepEqual(
+    frames.map((f) => f.event),
+    ["response.created", "response.output_item.done", "response.output_item.done", "response.completed"],
+  );
+  assert.deepEqual(events.map((e) => e.type), frames.map((f) => f.event), "each frame's event name equals its payload type");
+  assert.equal(events[0].response.status, "in_progress");
+  assert.deepEqual(events[0].response.output, []);
+  assert.deepEqual([events[1].output_index, events[2].output_index], [0, 1]);
+  assert.equal(events[2].item.name, "get_weather");
+  assert.deepEqual(events[3].response, json, "response.completed carries exactly what the JSON path returns");
+  assert.equal(lastSeen().rawParams.stream, undefined, "the stream flag never reaches responses()");
+});
+
+test("streaming bodies are sanitized: unknown fields dropped, namespace tools flattened and restored, developer run hoisted", async () => {
+  const answer = await post("/v1/responses", {
+    stream: true,
+    client_metadata: { harness: "codex" },
+    prompt_cache_key: "abc",
+    reasoning: { effort: "medium", context: "new-field" },
+    tools: [
+      { type: "function", name: "exec_command", parameters: { type: "object", properties: {} }, strict: false },
+      { type: "namespace", name: "mcp__weather", tools: [{ name: "get_weather", parameters: { type: "object", properties: {} }, strict: false }] },
+      { type: "unheard_of_tool" },
+    ],
+    input: [
+      { role: "developer", content: "You are Codex." },
+      { type: "message", role: "developer", content: [{ type: "input_text", text: "<permissions>" }] },
+      { role: "user", content: "weather?" },
+      { type: "function_call", namespace: "mcp__weather", name: "get_weather", arguments: "{}", call_id: "c1" },
+      { type: "function_call_output", call_id: "c1", output: "sunny" },
+      { type: "ghost_snapshot", ghost_commit: {} },
+      { type: "additional_tools", tools: [{ type: "function", name: "wait", parameters: {}, strict: false }, { type: "freeform", name: "exec" }] },
+      { role: "developer", content: "mid-conversation stays" },
+    ],
+  });
+  assert.equal(answer.status, 200);
+  const received = lastSeen().rawParams as any;
+  assert.equal(received.instructions, "You are Codex.\n\n<permissions>");
+  assert.deepEqual(
+    received.input.map((item: any) => item.role ?? item.type),
+    ["user", "function_call", "function_call_output", "developer"],
+  );
+  assert.equal(received.input[1].name, "mcp__weather__get_weather");
+  assert.equal("namespace" in received.input[1], false);
+  assert.deepEqual(received.tools.map((t: any) => t.name), ["exec_command", "mcp__weather__get_weather", "wait"]);
+  assert.deepEqual(received.reasoning, { effort: "medium" }, "a nested field newer than the pinned types is pruned");
+  assert.equal("client_metadata" in received, false);
+  assert.equal("prompt_cache_key" in received, false);
+
+  const events = parseSse(answer.text).map((f) => JSON.parse(f.data));
+  const namespaced = events.find((e) => e.type === "response.output_item.done" && e.item.type === "function_call" && e.item.namespace);
+  assert.deepEqual([namespaced.item.namespace, namespaced.item.name], ["mcp__weather", "get_weather"]);
+  const plain = events.find((e) => e.type === "response.output_item.done" && e.item.name === "exec_command");
+  assert.equal("namespace" in plain.item, false);
+  const completedNames = events.at(-1).response.output.filter((i: any) => i.type === "function_call").map((i: any) => i.name);
+  assert.deepEqual(completedNames, ["exec_command", "get_weather", "wait"]);
+});
+
+test("a streaming request that cannot be fixed by pruning is a 422 before any stream starts", async () => {
+  const answer = await post("/v1/responses", { stream: true, temperature: "hot" });
+  assert.equal(answer.status, 422);
+  const locs = answer.json<any>().detail.map((d: any) => d.loc.join("."));
+  assert.ok(locs.includes("body.input"), `missing input is named: ${locs}`);
+  assert.ok(locs.includes("body.temperature"), `bad temperature is named: ${locs}`);
+});
+
+test("a backend failure after the stream began is HTTP 200 with response.created then response.failed", async () => {
+  const answer = await post("/v1/responses", { stream: true, input: "hi", instructions: "fail" });
+  assert.equal(answer.status, 200);
+  const events = parseSse(answer.text).map((f) => JSON.parse(f.data));
+  assert.deepEqual(events.map((e) => e.type), ["response.created", "response.failed"]);
+  assert.equal(events[1].response.status, "failed");
+  assert.deepEqual(events[1].response.error, { code: "server_error", message: "backend exploded" });
+  assert.deepEqual(events[1].response.output, []);
+  assert.equal(events[0].response.id, events[1].response.id);
+  // The server keeps serving.
+  assert.equal((await post("/v1/responses", { input: "hi" })).status, 200);
+});
+
+test("stream:true on /v1/chat/completions replays chat.completion.chunk frames, usage only when asked, then [DONE]", async () => {
+  const body = { messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true }, bookkeeping: 1 };
+  const answer = await post("/v1/chat/completions", body);
+  assert.equal(answer.status, 200);
+  assert.match(String(answer.headers["content-type"]), /^text\/event-stream/);
+  const frames = parseSse(answer.text);
+  assert.equal(frames.at(-1)!.data, "[DONE]");
+  const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.data));
+  assert.ok(chunks.every((c) => c.object === "chat.completion.chunk" && c.id === "chatcmpl_1" && c.model === "recording"));
+  assert.deepEqual(
+    chunks.map((c) => (c.choices[0] ? Object.keys(c.choices[0].delta).join(",") || `finish:${c.choices[0].finish_reason}` : "usage")),
+    ["role", "reasoning_content", "content", "tool_calls", "finish:tool_calls", "usage"],
+  );
+  assert.deepEqual(chunks[3].choices[0].delta.tool_calls, [{ index: 0, id: "call_a", type: "function", function: { name: "f", arguments: '{"x":1}' } }]);
+  assert.deepEqual(chunks.at(-1).usage, { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 });
+  assert.deepEqual(Object.keys(lastSeen().rawParams), ["messages"], "stream, stream_options and unknown fields never reach the backend");
+
+  const withoutUsage = parseSse((await post("/v1/chat/completions", { ...body, stream_options: undefined })).text);
+  assert.equal(withoutUsage.some((f) => f.data.includes('"usage"')), false);
+  // Only a real boolean streams; a string is the strict schema's 422.
+  assert.equal((await post("/v1/chat/completions", { ...body, stream: "true" })).status, 422);
+});
+
+test("an /ng-rollout/<id> prefix is stripped before routing and handed to the server; a malformed id is a 404", async () => {
+  for (const path of ["/v1/responses", "/v1/chat/completions"]) {
+    const json = path === "/v1/responses" ? { input: "hi" } : { messages: [{ role: "user", content: "hi" }] };
+    assert.equal((await post(`/ng-rollout/12-3-a1${path}`, json)).status, 200);
+    assert.equal(lastSeen().rolloutId, "12-3-a1");
+    assert.equal((await post(path, json)).status, 200);
+    assert.equal(lastSeen().rolloutId, undefined);
+  }
+  assert.equal((await post("/ng-rollout/bad id/v1/responses", { input: "hi" })).status, 404);
+});
+
+test("a body that is not a JSON object is a 422, and the server keeps serving", async () => {
+  for (const path of ["/v1/responses", "/v1/chat/completions", "/v1/messages"]) {
+    const answer = await client.request(`${base}${path}`, { method: "POST", rawBody: "[1,2]" });
+    assert.equal(answer.status, 422, path);
+    const garbled = await client.request(`${base}${path}`, { method: "POST", rawBody: "{not json" });
+    assert.equal(garbled.status, 422, path);
+  }
+  assert.equal((await post("/v1/responses", { input: "hi" })).status, 200);
+});
+
+test("/v1/messages maps Anthropic Messages through responses() and back, as JSON or as Anthropic SSE", async () => {
+  const request = {
+    model: "claude-like",
+    max_tokens: 64,
+    system: "Be brief.",
+    messages: [{ role: "user", content: [{ type: "text", text: "weather?" }] }],
+    tools: [{ name: "get_weather", description: "look it up", input_schema: { type: "object", properties: { city: { type: "string" } } } }],
+  };
+  const answer = await post("/v1/messages", request);
+  assert.equal(answer.status, 200);
+  const message = answer.json<any>();
+  const received = lastSeen().rawParams as any;
+  assert.equal(received.instructions, "Be brief.");
+  assert.equal(received.max_output_tokens, 64);
+  assert.equal(received.tools[0].name, "get_weather");
+  assert.equal(message.type, "message");
+  assert.equal(message.role, "assistant");
+  assert.equal(message.model, "claude-like");
+  assert.deepEqual(message.content.map((b: any) => b.type), ["text", "tool_use"]);
+  assert.equal(message.content[0].text, "hello");
+  assert.deepEqual(message.content[1].input, {});
+  assert.equal(message.stop_reason, "tool_use");
+  assert.deepEqual(message.usage, { input_tokens: 7, output_tokens: 3 });
+
+  const streamed = await post("/v1/messages", { ...request, stream: true });
+  assert.equal(streamed.status, 200);
+  assert.match(String(streamed.headers["content-type"]), /^text\/event-stream/);
+  const frames = parseSse(streamed.text);
+  assert.equal(frames[0]!.event, "message_start");
+  assert.equal(frames.at(-1)!.event, "message_stop");
+  const delta = JSON.parse(frames.find((f) => f.event === "message_delta")!.data);
+  assert.equal(delta.delta.stop_reason, "tool_use");
+
+  const bad = await post("/v1/messages", { max_tokens: 5, messages: [{ role: "user", content: [{ type: "hologram" }] }] });
+  assert.equal(bad.status, 422);
+  assert.match(JSON.stringify(bad.json()), /messages.*content/);
+});
