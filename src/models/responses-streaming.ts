@@ -143,21 +143,34 @@ export function validateStreamingResponsesParams(sanitized: Json): { params: Res
 
 const sseEvent = (payload: Json & { type: string }) => `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`;
 
-/** `response.created` → `response.output_item.done` per item → `response.completed`, namespaced names restored. */
+/**
+ * `response.created` → per item `response.output_item.added` + `response.output_item.done` →
+ * `response.completed`, namespaced names restored. NeMo Gym sends only the `.done` events; the
+ * `.added` twins (and `sequence_number`, as OpenAI numbers its events) are what the official SDKs'
+ * stream accumulators need to place each item, and clients that read only `.done` are unaffected.
+ */
 export function responsesSse(response: NeMoGymResponse | Json, namespaces?: NamespaceMap): string {
   const output = ((response.output as unknown[] | undefined) ?? []).map((item) => {
     if (!namespaces || !isObject(item) || item.type !== "function_call") return item;
     const origin = namespaces.get(String(item.name));
     return origin ? { ...item, namespace: origin.namespace, name: origin.name } : item;
   });
-  const frames = [sseEvent({ type: "response.created", response: { ...response, status: "in_progress", output: [] } })];
-  output.forEach((item, index) => frames.push(sseEvent({ type: "response.output_item.done", output_index: index, item })));
-  frames.push(sseEvent({ type: "response.completed", response: { ...response, output } }));
+  let sequence = 0;
+  const event = (payload: Json & { type: string }) => sseEvent({ ...payload, sequence_number: sequence++ });
+  const frames = [event({ type: "response.created", response: { ...response, status: "in_progress", output: [] } })];
+  output.forEach((item, index) => {
+    frames.push(event({ type: "response.output_item.added", output_index: index, item }));
+    frames.push(event({ type: "response.output_item.done", output_index: index, item }));
+  });
+  frames.push(event({ type: "response.completed", response: { ...response, output } }));
   return frames.join("");
 }
 
 /** Once HTTP 200 + event-stream is the contract, a backend failure must be a terminal `response.failed`. */
 export function responsesFailureSse(message: string, code = "server_error"): string {
   const response = { id: `resp_${randomUUID().replace(/-/g, "")}`, object: "response", status: "failed", output: [], error: { code, message } };
-  return sseEvent({ type: "response.created", response: { ...response, status: "in_progress" } }) + sseEvent({ type: "response.failed", response });
+  return (
+    sseEvent({ type: "response.created", response: { ...response, status: "in_progress" }, sequence_number: 0 }) +
+    sseEvent({ type: "response.failed", response, sequence_number: 1 })
+  );
 }

@@ -89,9 +89,12 @@ function unpack(text: string): number[] | undefined {
   const bytes = Buffer.from(text.slice(PACKED_PREFIX.length + 4), "base64");
   // Copy into an aligned buffer: base64 decoding gives no alignment guarantee.
   const aligned = new Uint8Array(bytes).buffer;
-  if (kind === "i32" && aligned.byteLength % 4 === 0) return Array.from(new Int32Array(aligned));
-  if (kind === "f64" && aligned.byteLength % 8 === 0) return Array.from(new Float64Array(aligned));
-  return undefined;
+  const view = kind === "i32" && aligned.byteLength % 4 === 0 ? new Int32Array(aligned) : kind === "f64" && aligned.byteLength % 8 === 0 ? new Float64Array(aligned) : undefined;
+  if (!view) return undefined;
+  // A plain loop into a presized array: several times faster than Array.from on a typed array.
+  const numbers: number[] = new Array(view.length);
+  for (let i = 0; i < view.length; i++) numbers[i] = view[i]!;
+  return numbers;
 }
 
 /** Restores packed arrays in place (after JSON.parse); a malformed packed value is an error naming its key. */

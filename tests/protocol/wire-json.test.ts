@@ -57,7 +57,7 @@ const EchoModel = responsesApiModel({
     const last = (params.input as Record<string, unknown>[]).at(-1)!;
     received.push({ items: params.input as unknown[], encoding: "" });
     const output = [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }], ...training, prompt_token_ids: last.prompt_token_ids ?? training.prompt_token_ids }];
-    return responseEnvelope({ params, model: "echo", output: output as NeMoGymResponse["output"], usage: usageOf(1, N), id: "resp_echo" });
+    return responseEnvelope({ params, model: "echo", output: output as unknown as NeMoGymResponse["output"], usage: usageOf(1, N), id: "resp_echo" });
   },
 });
 

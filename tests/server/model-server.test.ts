@@ -88,7 +88,7 @@ test("non-streaming /v1/responses stays strict: an unknown field is a 422 naming
   assert.match(String(ok.headers["content-type"]), /application\/json/);
 });
 
-test("stream:true replays the finished response as response.created → output_item.done per item → response.completed", async () => {
+test("stream:true replays the finished response as response.created → output_item.added/done per item → response.completed", async () => {
   const json = (await post("/v1/responses", { input: "hi", tools: [{ type: "function", name: "get_weather", parameters: {}, strict: true }] })).json<any>();
   const answer = await post("/v1/responses", { input: "hi", stream: true, tools: [{ type: "function", name: "get_weather", parameters: {}, strict: true }] });
   assert.equal(answer.status, 200);
@@ -97,14 +97,17 @@ test("stream:true replays the finished response as response.created → output_i
   const events = frames.map((f) => JSON.parse(f.data));
   assert.deepEqual(
     frames.map((f) => f.event),
-    ["response.created", "response.output_item.done", "response.output_item.done", "response.completed"],
+    ["response.created", "response.output_item.added", "response.output_item.done", "response.output_item.added", "response.output_item.done", "response.completed"],
   );
   assert.deepEqual(events.map((e) => e.type), frames.map((f) => f.event), "each frame's event name equals its payload type");
+  assert.deepEqual(events.map((e) => e.sequence_number), [0, 1, 2, 3, 4, 5]);
   assert.equal(events[0].response.status, "in_progress");
   assert.deepEqual(events[0].response.output, []);
-  assert.deepEqual([events[1].output_index, events[2].output_index], [0, 1]);
-  assert.equal(events[2].item.name, "get_weather");
-  assert.deepEqual(events[3].response, json, "response.completed carries exactly what the JSON path returns");
+  assert.deepEqual(events.slice(1, 5).map((e) => e.output_index), [0, 0, 1, 1]);
+  assert.equal(events[4].item.name, "get_weather");
+  assert.deepEqual(events[2].item, json.output[0]);
+  const { sequence_number: _n, ...completed } = events[5];
+  assert.deepEqual(completed.response, json, "response.completed carries exactly what the JSON path returns");
   assert.equal(lastSeen().rawParams.stream, undefined, "the stream flag never reaches responses()");
 });
 

@@ -1,0 +1,38 @@
+// `npm run bench [suite…]`: runs the benchmark suites, prints their tables, and stores the run as
+// bench/last-run.json (not committed). Figures come from this machine; compare ratios, not absolutes.
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+import { formatModelProxy, modelProxyBench } from "./model-proxy.ts";
+
+const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
+  "model-proxy": {
+    title: "Model proxy: per-hop overhead (plain request, 65k-token training response)",
+    async run() {
+      const result = await modelProxyBench();
+      return { result, text: formatModelProxy(result) };
+    },
+  },
+};
+
+async function main(selected: string[]) {
+  const names = selected.length > 0 ? selected : Object.keys(suites);
+  const unknown = names.filter((name) => !suites[name]);
+  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(suites).join(", ")}`);
+  const run: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model };
+  for (const name of names) {
+    const suite = suites[name]!;
+    process.stdout.write(`\n## ${suite.title}\n\n`);
+    const { result, text } = await suite.run();
+    process.stdout.write(`${text}\n`);
+    run[name] = result;
+  }
+  const path = fileURLToPath(new URL("./last-run.json", import.meta.url));
+  writeFileSync(path, JSON.stringify(run, null, 2) + "\n");
+  process.stdout.write(`\nstored ${path}\n`);
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});
