@@ -35,3 +35,27 @@ export function formatTable(headers: string[], rows: (string | number)[][]): str
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
   return [line(cells[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
 }
+
+/**
+ * Times several calls round-robin (a, b, c, a, b, c, …) so that each sees the same machine state: GC
+ * pressure and caches left by one path fall on all of them alike. CPU is attributed per call.
+ */
+export async function measureInterleaved(calls: number, paths: (() => Promise<void>)[], warmup = 2): Promise<Measurement[]> {
+  for (let i = 0; i < warmup; i++) for (const path of paths) await path();
+  const latencies = paths.map(() => [] as number[]);
+  const cpuMs = paths.map(() => 0);
+  for (let i = 0; i < calls; i++) {
+    for (const [index, path] of paths.entries()) {
+      const cpuBefore = process.cpuUsage();
+      const start = performance.now();
+      await path();
+      latencies[index]!.push(performance.now() - start);
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuMs[index]! += (cpu.user + cpu.system) / 1000;
+    }
+  }
+  return latencies.map((list, index) => {
+    list.sort((a, b) => a - b);
+    return { calls, medianMs: percentile(list, 50), p99Ms: percentile(list, 99), cpuMsPerCall: cpuMs[index]! / calls };
+  });
+}

@@ -1,0 +1,54 @@
+// Shared pieces of the vllm_model tests: servers on loopback against fake vLLM servers, and request helpers.
+import type { HttpResponse } from "../../../src/client/index.ts";
+import { sessionCookieCodec } from "../../../src/server/index.ts";
+import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, startServers } from "../../../tests/helpers/servers.ts";
+import vllmModel from "../app.ts";
+
+export { vllmModel };
+
+export const weatherTool = {
+  type: "function",
+  name: "get_weather",
+  description: "",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  strict: true,
+};
+
+export interface Harness {
+  graph: InProcessGraph;
+  /** POST a path on an instance; `session` pins the call to a session id (signed cookie). */
+  post(instance: string, path: string, body: unknown, session?: string): Promise<HttpResponse>;
+  responses(instance: string, body: unknown, session?: string): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+/** `{ instance: config fields }` → running vllm_model servers. */
+export async function startVllmModels(instances: Record<string, Record<string, unknown>>): Promise<Harness> {
+  const graph = await startServers(Object.fromEntries(Object.entries(instances).map(([name, fields]) => [name, [vllmModel, fields]])));
+  const client = http();
+  const post = (instance: string, path: string, body: unknown, session?: string) => {
+    const codec = sessionCookieCodec(`VLLMModel___${instance}`);
+    const cookies = session === undefined ? undefined : { [codec.cookieName]: codec.encode(session) };
+    return client.request(`${graph.url(instance)}${path}`, { method: "POST", json: body, cookies });
+  };
+  return {
+    graph,
+    post,
+    responses: (instance, body, session) => post(instance, "/v1/responses", body, session),
+    async close() {
+      await graph.close();
+      await client.close();
+    },
+  };
+}
+
+/** A port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
