@@ -1,5 +1,5 @@
 // A Responses API model server: an OpenAI-compatible front for a policy. A server implements
-// `responses()` (and optionally `chatCompletions()`); this module gives every model server the three
+// `responses()` (and, when its backend speaks chat natively, `chatCompletions()`); this module gives every model server the three
 // dialects on top — `/v1/responses` (JSON or replayed SSE), `/v1/chat/completions` (JSON or replayed
 // SSE) and Anthropic `/v1/messages` mapped through `responses()` — and strips the `/ng-rollout/<id>`
 // prefix before routing so a gateway can correlate every call with its trial.
@@ -9,6 +9,8 @@ import { ChatCompletionCreateParamsSchema, ResponseCreateParamsSchema } from "..
 import type { ChatCompletion, ChatCompletionCreateParams, NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
 import { anthropicMessageToSse, anthropicRequestToResponses, responsesToAnthropicMessage } from "../models/anthropic/index.ts";
 import { chatCompletionSse, sanitizeStreamingChatBody } from "../models/chat-streaming.ts";
+import { ChatConversionError } from "../models/chat-conversion/index.ts";
+import { chatToResponsesParams, responseToChatCompletion } from "../models/chat-via-responses.ts";
 import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
@@ -25,6 +27,7 @@ export interface ResponsesApiModelSpec<Config> {
   config: z.ZodType<Config>;
   /** `rawParams` holds only the fields the caller set (NeMo Gym dumps requests with exclude_unset). */
   responses(call: ModelCall & { params: ResponseCreateParams; rawParams: ResponseCreateParamsInput }, context: ServerContext<Config>): Promise<NeMoGymResponse>;
+  /** Optional: without it, chat requests are converted and answered by `responses()`. */
   chatCompletions?(call: ModelCall & { params: ChatCompletionCreateParams; rawParams: Record<string, unknown> }, context: ServerContext<Config>): Promise<ChatCompletion>;
   /** Runs once at start-up (load files, open pools); a throw fails the start with its message. */
   setup?(context: ServerContext<Config>): void | Promise<void>;
@@ -39,6 +42,16 @@ function bodyObject(request: FastifyRequest): Json {
     throw new RequestValidationError([{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }]);
   }
   return body as Json;
+}
+
+/** A request the conversion cannot express is the caller's to fix. */
+function asBadRequest<T>(convert: () => T): T {
+  try {
+    return convert();
+  } catch (error) {
+    if (error instanceof ChatConversionError) throw new HttpError(400, error.message);
+    throw error;
+  }
 }
 
 const NO_FLOAT_FIELDS: ReadonlySet<string> = new Set();
@@ -82,15 +95,24 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         return sendSse(reply, responsesSse(response, namespaces));
       });
 
+      // A server without its own chat path answers chat through responses().
+      const chatCompletions =
+        spec.chatCompletions?.bind(spec) ??
+        (async (call: ModelCall & { params: ChatCompletionCreateParams; rawParams: Json }) => {
+          const converted = asBadRequest(() => chatToResponsesParams(call.params, call.rawParams)) as Json;
+          const parsed = ResponseCreateParamsSchema.safeParse(converted, { reportInput: true });
+          if (!parsed.success) throw validationErrorFromZod(parsed.error, converted);
+          return responseToChatCompletion(await spec.responses({ ...call, params: parsed.data, rawParams: converted as ResponseCreateParamsInput }, context));
+        });
+
       app.post("/v1/chat/completions", async (request, reply) => {
-        if (!spec.chatCompletions) throw new HttpError(404, "Not Found");
         const body = bodyObject(request);
         // Only a genuine boolean true streams; anything else meets the strict schema and its 422.
         const streaming = body.stream === true;
         const { body: sanitized, includeUsage } = streaming ? sanitizeStreamingChatBody(body) : { body, includeUsage: false };
         const parsed = ChatCompletionCreateParamsSchema.safeParse(sanitized, { reportInput: true });
         if (!parsed.success) throw validationErrorFromZod(parsed.error, sanitized);
-        const completion = await spec.chatCompletions({ ...callOf(request), params: parsed.data, rawParams: sanitized }, context);
+        const completion = await chatCompletions({ ...callOf(request), params: parsed.data, rawParams: sanitized }, context);
         return streaming ? sendSse(reply, chatCompletionSse(completion, includeUsage)) : completion;
       });
 

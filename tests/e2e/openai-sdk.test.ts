@@ -117,3 +117,20 @@ test("responses.create against simple_agent's /v1/responses runs the tool loop a
   assert.match(toolOutput.output, /cold/);
   assert.ok(response.output_text.length > 0);
 });
+
+test("chat.completions.create on scripted_model (which only implements responses()) runs a whole tool-calling exchange", async () => {
+  const chat = sdk("scripted").chat.completions;
+  const tools = [{ type: "function" as const, function: { name: weatherTool.name, description: weatherTool.description, parameters: weatherTool.parameters } }];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content: [{ type: "text", text: 'What is the weather in "San Francisco"?' }] }];
+  const first = await chat.create({ model: "any", messages, tools });
+  const call = first.choices[0]!.message.tool_calls?.[0];
+  assert.equal(first.choices[0]!.finish_reason, "tool_calls");
+  assert.ok(call && call.type === "function" && call.function.name === "get_weather", JSON.stringify(first.choices[0]));
+  assert.deepEqual(JSON.parse(call.function.arguments), { city: "San Francisco" });
+
+  messages.push(first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: '{"city": "San Francisco", "weather_description": "cold"}' });
+  const streamed = await chat.create({ model: "any", messages, tools, stream: true });
+  let content = "";
+  for await (const chunk of streamed) content += chunk.choices[0]?.delta.content ?? "";
+  assert.match(content, /cold/);
+});

@@ -49,13 +49,29 @@ const RecordingModel = responsesApiModel({
   },
 });
 
+const responsesOnlySeen: unknown[] = [];
+const ResponsesOnlyModel = responsesApiModel({
+  name: "ResponsesOnlyModel",
+  config: z.looseObject({}),
+  async responses({ params, rawParams }) {
+    responsesOnlySeen.push(rawParams);
+    const output = [
+      { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello", annotations: [] }] },
+      ...(params.tools ?? []).map((tool, i) => ({ type: "function_call", name: (tool as { name: string }).name, arguments: "{}", call_id: `call_${i}`, id: `fc_${i}`, status: "completed" })),
+    ];
+    return responseEnvelope({ params, model: "responses-only", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed" });
+  },
+});
+
 let graph: InProcessGraph;
 let base: string;
+let responsesOnlyBase: string;
 const client = http();
 
 before(async () => {
-  graph = await startServers({ model: [RecordingModel] });
+  graph = await startServers({ model: [RecordingModel], responsesOnly: [ResponsesOnlyModel] });
   base = graph.url("model");
+  responsesOnlyBase = graph.url("responsesOnly");
 });
 after(async () => {
   await graph.close();
@@ -257,4 +273,37 @@ test("/v1/messages maps Anthropic Messages through responses() and back, as JSON
   const bad = await post("/v1/messages", { max_tokens: 5, messages: [{ role: "user", content: [{ type: "hologram" }] }] });
   assert.equal(bad.status, 422);
   assert.match(JSON.stringify(bad.json()), /messages.*content/);
+});
+
+test("a model server without its own chat path answers /v1/chat/completions through responses()", async () => {
+  const post = (path: string, json: unknown) => client.request(`${responsesOnlyBase}${path}`, { method: "POST", json });
+  const answer = await post("/v1/chat/completions", {
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+    ],
+    max_tokens: 32,
+    temperature: 0.5,
+    tools: [{ type: "function", function: { name: "f", parameters: { type: "object", properties: {} } } }],
+    tool_choice: { type: "function", function: { name: "f" } },
+  });
+  assert.equal(answer.status, 200, answer.text);
+  const completion = answer.json<any>();
+  assert.equal(completion.object, "chat.completion");
+  assert.equal(completion.choices[0].finish_reason, "tool_calls");
+  assert.equal(completion.choices[0].message.content, "hello");
+  assert.deepEqual(completion.choices[0].message.tool_calls, [{ id: "call_0", type: "function", function: { name: "f", arguments: "{}" } }]);
+  assert.deepEqual(completion.usage, { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 });
+  const received = responsesOnlySeen.at(-1) as any;
+  assert.equal(received.max_output_tokens, 32);
+  assert.equal(received.temperature, 0.5);
+  assert.deepEqual(received.tool_choice, { type: "function", name: "f" });
+  assert.deepEqual(received.input[1].content, [
+    { type: "input_text", text: "hi" },
+    { type: "input_image", image_url: "data:image/png;base64,AAAA", detail: "auto" },
+  ]);
+  assert.equal(received.tools[0].name, "f");
+
+  const unsupported = await post("/v1/chat/completions", { messages: [{ role: "user", content: [{ type: "input_audio", input_audio: {} }] }] });
+  assert.equal(unsupported.status, 422, "the chat schema rejects it before conversion");
 });
