@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DeadlineExceededError, HttpClient, ServerClient, TransportError } from "../../src/client/index.ts";
+import { refusedPort } from "../helpers/ports.ts";
 
 let server: Server;
 let base: string;
@@ -28,17 +29,10 @@ before(async () => {
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 test("a refused connection is retried a bounded number of times, then fails with the attempts counted", async () => {
   const client = new HttpClient({ maxRetries: 2, retryBackoffMs: 10 });
-  const port = await closedPort();
+  const port = await refusedPort();
   const started = Date.now();
   await assert.rejects(client.request(`http://127.0.0.1:${port}/x`), (error: unknown) => error instanceof TransportError && error.attempts === 3 && error.code === "ECONNREFUSED");
   assert.ok(Date.now() - started < 2000);

@@ -48,16 +48,16 @@ test("packed-v1 carries token ids and log-probs bit-exactly and leaves everythin
 
 // --- over HTTP -------------------------------------------------------------------------------------------
 
-const received: { items: unknown[]; encoding: string }[] = [];
+const received: { items: unknown[] }[] = [];
 /** Echoes the training fields of the last input item onto its single output message. */
 const EchoModel = responsesApiModel({
   name: "EchoModel",
   config: z.looseObject({}),
   async responses({ params }) {
     const last = (params.input as Record<string, unknown>[]).at(-1)!;
-    received.push({ items: params.input as unknown[], encoding: "" });
+    received.push({ items: params.input as unknown[] });
     const output = [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }], ...training, prompt_token_ids: last.prompt_token_ids ?? training.prompt_token_ids }];
-    return responseEnvelope({ params, model: "echo", output: output as unknown as NeMoGymResponse["output"], usage: usageOf(1, N), id: "resp_echo" });
+    return responseEnvelope({ params, model: "echo", output: output as unknown as NeMoGymResponse["output"], usage: usageOf(1, N), id: "resp_echo", createdAt: 1_753_983_920 });
   },
 });
 

@@ -27,7 +27,7 @@ const RecordingModel = responsesApiModel({
       { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello", annotations: [] }] },
       ...(params.tools ?? []).map((tool, i) => ({ type: "function_call", name: (tool as { name: string }).name, arguments: "{}", call_id: `call_${i}`, id: `fc_${i}`, status: "completed" })),
     ];
-    return responseEnvelope({ params, model: "recording", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed" });
+    return responseEnvelope({ params, model: "recording", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed", createdAt: 1_753_983_920 });
   },
   async chatCompletions({ rawParams, rolloutId }) {
     seen.push({ rawParams, rolloutId });
@@ -59,7 +59,7 @@ const ResponsesOnlyModel = responsesApiModel({
       { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello", annotations: [] }] },
       ...(params.tools ?? []).map((tool, i) => ({ type: "function_call", name: (tool as { name: string }).name, arguments: "{}", call_id: `call_${i}`, id: `fc_${i}`, status: "completed" })),
     ];
-    return responseEnvelope({ params, model: "responses-only", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed" });
+    return responseEnvelope({ params, model: "responses-only", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed", createdAt: 1_753_983_920 });
   },
 });
 

@@ -4,6 +4,7 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { refusedPort } from "../../../tests/helpers/ports.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import openaiModel from "../app.ts";
 
@@ -55,11 +56,7 @@ before(async () => {
   });
   await upstream.listen({ host: "127.0.0.1", port: 0 });
   const base = `http://127.0.0.1:${(upstream.server.address() as { port: number }).port}/v1`;
-  // A port nothing listens on: bind one, note it, close it.
-  const probe = Fastify();
-  await probe.listen({ host: "127.0.0.1", port: 0 });
-  closedPort = (probe.server.address() as { port: number }).port;
-  await probe.close();
+  closedPort = await refusedPort();
 
   const common = { openai_base_url: base, openai_api_key: "sk-test", openai_model: "gpt-test" };
   graph = await startServers({

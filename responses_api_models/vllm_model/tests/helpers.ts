@@ -43,12 +43,5 @@ export async function startVllmModels(instances: Record<string, Record<string, u
   };
 }
 
-/** A port nothing listens on. */
-export async function closedPort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A port nothing listens on for the whole run. */
+export { refusedPort as closedPort } from "../../../tests/helpers/ports.ts";
