@@ -5,14 +5,13 @@
 // same path without the conversions.
 import { ChatCompletionSchema, ResponseSchema, type ChatCompletion } from "../../src/protocol/index.ts";
 import {
-  ChatConversionError,
   chatCompletionToResponse,
   knownChatRequestFields,
   reasoningFieldOf,
   reasoningFieldsToThinkTags,
   responsesToChatRequest,
 } from "../../src/models/chat-conversion/index.ts";
-import { HttpError, responsesApiModel } from "../../src/server/index.ts";
+import { asBadRequest, HttpError, responsesApiModel } from "../../src/server/index.ts";
 import { VLLMModelConfig } from "./config.ts";
 import { endsWithEmptyAssistantTurn, vllmChatBody } from "./preprocess.ts";
 import { attachTokenIds, takeLogprobTokens } from "./token-ids.ts";
@@ -85,16 +84,6 @@ async function generate(request: Json, sessionId: string, config: VLLMModelConfi
   const parsed = ChatCompletionSchema.safeParse(completion);
   if (!parsed.success) throw new UpstreamContractError(url, `answered something that is not a chat completion: ${parsed.error.message.slice(0, 1000)}`);
   return parsed.data;
-}
-
-/** Converter errors are the request's fault. */
-function asBadRequest<T>(convert: () => T): T {
-  try {
-    return convert();
-  } catch (error) {
-    if (error instanceof ChatConversionError) throw new HttpError(400, error.message);
-    throw error;
-  }
 }
 
 export default responsesApiModel({

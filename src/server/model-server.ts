@@ -44,8 +44,8 @@ function bodyObject(request: FastifyRequest): Json {
   return body as Json;
 }
 
-/** A request the conversion cannot express is the caller's to fix. */
-function asBadRequest<T>(convert: () => T): T {
+/** A request the Responses⇄Chat conversion cannot express is the caller's to fix: a 400 saying why. */
+export function asBadRequest<T>(convert: () => T): T {
   try {
     return convert();
   } catch (error) {

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { anthropicRequestToResponses, responsesToAnthropicMessage } from "../../src/models/anthropic/index.ts";
 import { ResponseSchema, type NeMoGymResponse } from "../../src/protocol/index.ts";
+import { usageOf } from "../../src/models/response-envelope.ts";
 
 /** A NeMoGymResponse from a backend, around the given output items. */
 function responseWith(output: unknown[], extra: Record<string, unknown> = {}): NeMoGymResponse {
@@ -14,20 +15,12 @@ function responseWith(output: unknown[], extra: Record<string, unknown> = {}): N
     parallel_tool_calls: true,
     tool_choice: "auto",
     tools: [],
-    usage: usage(11, 22),
+    usage: usageOf(11, 22),
     ...extra,
   });
 }
 
-function usage(inputTokens: number, outputTokens: number) {
-  return {
-    input_tokens: inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens: outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: inputTokens + outputTokens,
-  };
-}
+
 
 const assistantText = (text: string) => ({
   type: "message",
@@ -169,7 +162,7 @@ test("a content filter stop is stop_reason refusal", () => {
 });
 
 test("usage keeps input and output tokens only; missing usage counts zero", () => {
-  assert.deepEqual(responsesToAnthropicMessage(responseWith([assistantText("x")], { usage: usage(3, 4) }), "m").usage, {
+  assert.deepEqual(responsesToAnthropicMessage(responseWith([assistantText("x")], { usage: usageOf(3, 4) }), "m").usage, {
     input_tokens: 3,
     output_tokens: 4,
   });

@@ -53,11 +53,7 @@ beforeEach(async () => {
   vllm.setDefault({ content: "ok" });
 });
 
-const ok = async (instance: string, body: unknown) => {
-  const answer = await harness.responses(instance, body);
-  assert.equal(answer.status, 200, answer.text);
-  return answer.json<any>();
-};
+const ok = (instance: string, body: unknown) => harness.ok(instance, body);
 const lastBody = () => vllm.chatBodies().at(-1);
 
 test("the spec's worked example (§5.4) reaches vLLM exactly as NeMo Gym sends it", async () => {

@@ -1,4 +1,5 @@
 // Shared pieces of the vllm_model tests: servers on loopback against fake vLLM servers, and request helpers.
+import assert from "node:assert/strict";
 import type { HttpResponse } from "../../../src/client/index.ts";
 import { sessionCookieCodec } from "../../../src/server/index.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
@@ -20,6 +21,8 @@ export interface Harness {
   /** POST a path on an instance; `session` pins the call to a session id (signed cookie). */
   post(instance: string, path: string, body: unknown, session?: string): Promise<HttpResponse>;
   responses(instance: string, body: unknown, session?: string): Promise<HttpResponse>;
+  /** `responses()` that must answer 200; returns the parsed body. */
+  ok(instance: string, body: unknown): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,11 @@ export async function startVllmModels(instances: Record<string, Record<string, u
     graph,
     post,
     responses: (instance, body, session) => post(instance, "/v1/responses", body, session),
+    async ok(instance, body) {
+      const answer = await post(instance, "/v1/responses", body);
+      assert.equal(answer.status, 200, answer.text);
+      return answer.json();
+    },
     async close() {
       await graph.close();
       await client.close();

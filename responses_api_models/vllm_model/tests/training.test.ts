@@ -33,11 +33,7 @@ beforeEach(() => {
   vllm.setDefault({ content: "ok" });
 });
 
-const ok = async (instance: string, body: unknown) => {
-  const answer = await harness.responses(instance, body);
-  assert.equal(answer.status, 200, answer.text);
-  return answer.json<any>();
-};
+const ok = (instance: string, body: unknown) => harness.ok(instance, body);
 const chatBody = () => vllm.chatBodies().at(-1);
 const tokenizeRequests = () => vllm.requests.filter((r) => r.path === "/tokenize");
 
