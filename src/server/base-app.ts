@@ -21,6 +21,8 @@ declare module "fastify" {
   interface FastifyReply {
     /** Fields written as Python floats (`1.0`) in this reply; a route may widen the default set. */
     wireFloatFields: ReadonlySet<string> | null;
+    /** Overrides the negotiated encoding of this reply (a route whose text is relayed verbatim keeps JSON). */
+    wireArrayEncoding: ArrayEncoding | null;
   }
 }
 
@@ -58,6 +60,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   app.decorateRequest("rolloutId", undefined);
   app.decorateRequest("arrayEncoding", "json");
   app.decorateReply("wireFloatFields", null);
+  app.decorateReply("wireArrayEncoding", null);
 
   // Bodies are parsed leniently (an empty body is `{}`, like a tool with no arguments) and a malformed
   // body is a 422 json_invalid, as FastAPI answers.
@@ -66,7 +69,8 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     const text = (body as string).trim();
     if (text === "") return done(null, {});
     try {
-      done(null, parseWire(text, arrayEncodingOf(request.headers[ARRAY_ENCODING_HEADER])));
+      // onRequest has already read the caller's encoding.
+      done(null, parseWire(text, request.arrayEncoding));
     } catch (error) {
       done(
         new RequestValidationError([
@@ -85,9 +89,10 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     reply.serializer((payload: unknown) => {
       // Strings (SSE streams, pre-encoded bodies) are already the bytes to send.
       if (typeof payload === "string") return payload;
+      const encoding = reply.wireArrayEncoding ?? request.arrayEncoding;
       reply.header("content-type", "application/json; charset=utf-8");
-      if (request.arrayEncoding === "packed-v1") reply.header(ARRAY_ENCODING_HEADER, "packed-v1");
-      return stringifyWire(payload, { encoding: request.arrayEncoding, floatFields: reply.wireFloatFields ?? FLOAT_FIELDS });
+      if (encoding === "packed-v1") reply.header(ARRAY_ENCODING_HEADER, "packed-v1");
+      return stringifyWire(payload, { encoding, floatFields: reply.wireFloatFields ?? FLOAT_FIELDS });
     });
   });
 

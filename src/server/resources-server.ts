@@ -130,7 +130,9 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
       });
 
       for (const [name, t] of Object.entries(spec.tools)) {
-        app.post(`/${name}`, async (request) => {
+        app.post(`/${name}`, async (request, reply) => {
+          // An agent relays a tool's reply text verbatim to the model: it is always plain JSON.
+          reply.wireArrayEncoding = "json";
           const args = parseBody(t.input, request);
           let state = (await sessions.get(request.sessionId)) as State;
           if (spec.state && state === undefined) state = await createState(undefined, request.sessionId);

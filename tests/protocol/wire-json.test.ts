@@ -6,11 +6,14 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { z } from "zod";
 import { HttpClient } from "../../src/client/index.ts";
 import { parseWire, stringifyWire, unpackArrays } from "../../src/protocol/wire-json.ts";
-import { responsesApiModel } from "../../src/server/index.ts";
+import { resourcesServer, responsesApiModel, tool } from "../../src/server/index.ts";
 import { responseEnvelope, usageOf } from "../../src/models/response-envelope.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 import { startServers } from "../helpers/servers.ts";
+import scriptedModel from "../../responses_api_models/scripted_model/app.ts";
+import simpleAgent from "../../responses_api_agents/simple_agent/app.ts";
+import weatherEnvironment from "../../resources_servers/example_single_tool_call/app.ts";
 
 const N = 4096;
 const ids = Array.from({ length: N }, (_, i) => (i * 7919) % 151_936);
@@ -61,13 +64,20 @@ const EchoModel = responsesApiModel({
   },
 });
 
+/** An environment whose tool happens to answer with a training-named list, and whose verify echoes the response. */
+const Environment = resourcesServer({
+  name: "PackedProbe",
+  tools: { ids: tool({ input: z.object({}), run: () => ({ prompt_token_ids: ids.slice(0, 64) }) }) },
+  verify: { run: () => 1 },
+});
+
 let graph: InProcessGraph;
 let pythonPeer: Server;
 let pythonPeerUrl: string;
 const pythonPeerBodies: string[] = [];
 
 before(async () => {
-  graph = await startServers({ model: [EchoModel] });
+  graph = await startServers({ model: [EchoModel], env: [Environment] });
   // A peer that knows nothing of packed-v1, as a NeMo Gym Python server: it ignores the offer.
   pythonPeer = createServer(async (request: IncomingMessage, response) => {
     let body = "";
@@ -142,5 +152,48 @@ test("a malformed packed body is a 422 naming the field; the server keeps servin
     assert.equal((await client.request(url, { method: "POST", json: { input: "hi" } })).status, 200);
   } finally {
     await client.close();
+  }
+});
+
+test("a tool's reply stays plain JSON even to a packed-v1 caller (agents relay it verbatim to the model); /verify is packed", async () => {
+  const packed = new HttpClient({ maxRetries: 0, arrayEncoding: "packed-v1" });
+  try {
+    const toolReply = await packed.request(`${graph.url("env")}/ids`, { method: "POST", json: {} });
+    assert.equal(toolReply.headers["x-ng-array-encoding"], undefined);
+    assert.deepEqual(JSON.parse(toolReply.text).prompt_token_ids, ids.slice(0, 64));
+
+    const response = { id: "resp_1", created_at: 1, model: "m", object: "response", output: [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }], ...training }], parallel_tool_calls: true, tool_choice: "auto", tools: [] };
+    const verified = await packed.request(`${graph.url("env")}/verify`, { method: "POST", json: { responses_create_params: { input: "hi" }, response } });
+    assert.equal(verified.status, 200, verified.text.slice(0, 300));
+    assert.equal(verified.headers["x-ng-array-encoding"], "packed-v1");
+    assert.match(verified.text, /"reward":1\.0/);
+    assert.deepEqual((verified.json() as any).response.output[0].generation_log_probs, logprobs);
+  } finally {
+    await packed.close();
+  }
+});
+
+test("a whole /run with wire_array_encoding: packed-v1 returns exactly what the JSON graph returns", async () => {
+  const servers = {
+    env: [weatherEnvironment],
+    policy: [scriptedModel, { return_token_id_information: true, seed: 3 }],
+    agent: [simpleAgent, { resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy" } }],
+  } as const;
+  const plainGraph = await startServers(servers as never);
+  const packedGraph = await startServers(servers as never, { wire_array_encoding: "packed-v1" });
+  const plain = new HttpClient({ maxRetries: 0 });
+  const packed = new HttpClient({ maxRetries: 0, arrayEncoding: "packed-v1" });
+  try {
+    const row = { responses_create_params: { input: [{ role: "user", content: 'What is the weather in "Paris"?' }], tools: [{ type: "function", name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: true }] } };
+    const viaJson = await plain.request(`${plainGraph.url("agent")}/run`, { method: "POST", json: row });
+    const viaPacked = await packed.request(`${packedGraph.url("agent")}/run`, { method: "POST", json: row });
+    assert.equal(viaPacked.status, 200, viaPacked.text.slice(0, 300));
+    assert.equal(viaPacked.headers["x-ng-array-encoding"], "packed-v1");
+    const withoutTimestamps = (value: any) => ({ ...value, response: { ...value.response, created_at: 0 } });
+    const expected = withoutTimestamps(viaJson.json());
+    assert.ok(expected.response.output.some((item: any) => Array.isArray(item.generation_token_ids)), "the rollout carries training fields");
+    assert.deepEqual(withoutTimestamps(viaPacked.json()), expected);
+  } finally {
+    await Promise.all([plain.close(), packed.close(), plainGraph.close(), packedGraph.close()]);
   }
 });
