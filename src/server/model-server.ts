@@ -12,6 +12,7 @@ import { chatCompletionSse, sanitizeStreamingChatBody } from "../models/chat-str
 import { ChatConversionError } from "../models/chat-conversion/index.ts";
 import { chatToResponsesParams, responseToChatCompletion } from "../models/chat-via-responses.ts";
 import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
+import { pythonTruthy } from "../rollouts/python.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { HttpError, RequestValidationError, validationErrorFromZod } from "./errors.ts";
@@ -55,10 +56,6 @@ export function asBadRequest<T>(convert: () => T): T {
 }
 
 const NO_FLOAT_FIELDS: ReadonlySet<string> = new Set();
-
-/** NeMo Gym tests `if body.get("stream")`: 1 and "yes" stream too. */
-const pythonTruthy = (value: unknown) =>
-  Array.isArray(value) ? value.length > 0 : typeof value === "object" && value !== null ? Object.keys(value).length > 0 : Boolean(value);
 
 function sendSse(reply: FastifyReply, text: string) {
   return reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-cache").send(text);
@@ -123,6 +120,7 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         if (!parsed.success) throw validationErrorFromZod(parsed.error, converted);
         const response = await responses(request, parsed.data, converted);
         const message = responsesToAnthropicMessage(response, typeof body.model === "string" && body.model ? body.model : response.model);
+        // NeMo Gym tests `if body.get("stream")`: 1 and "yes" stream too.
         if (pythonTruthy(body.stream)) return sendSse(reply, anthropicMessageToSse(message));
         // Anthropic messages carry no Python floats; a tool input `{"temperature": 1}` stays `1`.
         reply.wireFloatFields = NO_FLOAT_FIELDS;
