@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import { PROJECT_ROOT, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HttpClient, ServerClient } from "../client/index.ts";
-import { collectRollouts, materializeInput, type CollectSummary } from "../rollouts/collect.ts";
+import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
+import { loadPromptConfig } from "../rollouts/prompt-config.ts";
 import { launchServers } from "./launcher.ts";
 
 export const RolloutCollectionConfig = z.object({
@@ -19,6 +20,10 @@ export const RolloutCollectionConfig = z.object({
   responses_create_params: z.record(z.string(), z.unknown()).nullish(),
   disable_aggregation: z.boolean().default(false),
   rollout_deadline_s: z.number().positive().nullish(),
+  prompt_config: z.string().nullish(),
+  resume_from_cache: z.boolean().default(false),
+  max_rollout_attempts: z.number().int().positive().nullish(),
+  retry_backoff_s: z.number().min(0).nullish(),
 });
 export type RolloutCollectionConfig = z.output<typeof RolloutCollectionConfig>;
 
@@ -75,9 +80,14 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
     concurrency: settings.num_samples_in_parallel,
     rolloutDeadlineMs: settings.rollout_deadline_s ? settings.rollout_deadline_s * 1000 : undefined,
     disableAggregation: settings.disable_aggregation,
+    promptConfig: settings.prompt_config ? loadPromptConfig(resolveUserPath(settings.prompt_config)) : null,
+    resume: settings.resume_from_cache,
+    maxAttempts: settings.max_rollout_attempts ?? undefined,
+    retryBackoffMs: settings.retry_backoff_s != null ? settings.retry_backoff_s * 1000 : undefined,
   };
   // A bad input file is reported before any server is started.
   const rows = materializeInput(collectOptions);
+  precheckResume(collectOptions, rows);
 
   const running = options.serve ? await launchServers({ raw: options.raw, resolved: options.resolved, log: options.log }) : undefined;
   const onSignal = () => void running?.stop().then(() => process.exit(130));
@@ -85,7 +95,7 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
   process.once("SIGTERM", onSignal);
   const client = new ServerClient({ globalConfig: running ? running.resolved : await fetchHeadConfig(options.resolved) });
   try {
-    const collecting = collectRollouts({ ...collectOptions, rows, client });
+    const collecting = collectRollouts({ ...collectOptions, rows, client, runConfig: client.config });
     // A server dying mid-run ends the run with its name rather than a pile of transport errors.
     if (!running) return await collecting;
     return await Promise.race([

@@ -81,6 +81,12 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .option("--temperature <t>", "override responses_create_params.temperature")
     .option("--top-p <p>", "override responses_create_params.top_p")
     .option("--max-output-tokens <n>", "override responses_create_params.max_output_tokens")
+    .option("--prompt-config <file>", "build each row's input from a {system?, user} YAML template")
+    .option("--resume", "continue an interrupted run: keep its rollouts, retry its failures")
+    .option("--rollout-deadline <seconds>", "deadline of one /run attempt")
+    .option("--max-attempts <n>", "attempts per rollout, over the run and its resumes (default NEMO_GYM_MAX_ROLLOUT_ATTEMPTS or 3)")
+    .option("--retry-backoff <seconds>", "first wait before a retry, doubled per attempt (default 1)")
+    .option("--disable-aggregation", "skip /aggregate_metrics (for shards; run `gym eval aggregate` afterwards)")
     .argument("[overrides...]")
     .action(async (overrides: string[], flags: Record<string, any>) => {
       const translated: string[] = [];
@@ -95,6 +101,12 @@ function buildProgram(setExitCode: (code: number) => void): Command {
       add("responses_create_params.temperature", flags.temperature);
       add("responses_create_params.top_p", flags.topP);
       add("responses_create_params.max_output_tokens", flags.maxOutputTokens);
+      add("prompt_config", flags.promptConfig);
+      if (flags.resume) add("resume_from_cache", true);
+      add("rollout_deadline_s", flags.rolloutDeadline);
+      add("max_rollout_attempts", flags.maxAttempts);
+      add("retry_backoff_s", flags.retryBackoff);
+      if (flags.disableAggregation) add("disable_aggregation", true);
       const { raw, resolved } = await loadConfigFromFlags({ config: flags.config, overrides }, translated);
       const serve = flags.serve !== false && (flags.config as string[]).length > 0;
       const summary = await evalRun({ raw, resolved, serve });
@@ -122,7 +134,7 @@ export async function main(programName: string, argv: string[]): Promise<number>
     if (error instanceof CommanderError) return error.exitCode;
     const message = (error as Error)?.message ?? String(error);
     // Errors a user can act on are printed without a stack trace.
-    const known = ["ConfigError", "InputError", "ServerConfigError"].includes((error as Error)?.name);
+    const known = ["ConfigError", "InputError", "ServerConfigError", "ResumeRefusedError"].includes((error as Error)?.name);
     process.stderr.write(known ? `error: ${message}\n` : `error: ${(error as Error)?.stack ?? message}\n`);
     return 1;
   }

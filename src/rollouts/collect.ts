@@ -1,13 +1,15 @@
 // Rollout collection: materialize the input rows, POST each to its agent's /run with a concurrency cap,
 // append every finished rollout to the output as it completes, then aggregate metrics per agent.
-// A rollout that could not be completed goes to the failures file with its failure class — never a reward.
-import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+// A rollout that could not be completed goes to the failures file with its failure class and attempt —
+// never with a reward — and is retried a bounded number of times; `--resume` continues a killed run.
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, parse } from "node:path";
 import { DeadlineExceededError, TransportError, type ServerClient } from "../client/index.ts";
 import { toPythonJson } from "../server/json.ts";
 import { stripForAggregation } from "./metrics.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
+import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, writeFingerprint, type PreviousRun } from "./resume.ts";
 
 export interface CollectOptions extends MaterializeOptions {
   client: ServerClient;
@@ -17,15 +19,24 @@ export interface CollectOptions extends MaterializeOptions {
   outputPath: string;
   /** In-flight /run calls at most; null = all at once (NeMo Gym's default). */
   concurrency?: number | null;
-  /** Deadline for one /run call. */
+  /** Deadline for one /run attempt. */
   rolloutDeadlineMs?: number;
   disableAggregation?: boolean;
+  /** Continue an interrupted run: keep its rollouts, retry its failures, refuse if inputs or config changed. */
+  resume?: boolean;
+  /** Attempts per rollout over this run and all its resumes (NeMo Gym: NEMO_GYM_MAX_ROLLOUT_ATTEMPTS, default 3). */
+  maxAttempts?: number;
+  /** First wait before a retry; doubled per attempt (with jitter), at most 30 s. */
+  retryBackoffMs?: number;
+  /** The global config the servers run with: a resumed run must use the same one. */
+  runConfig?: Record<string, unknown>;
   /** Where human-readable lines go (stdout by default). */
   print?: (line: string) => void;
   progressStream?: NodeJS.WriteStream;
 }
 
-export type FailureClass = "transport" | "timeout" | "agent_error" | "bad_request" | "invalid_result";
+/** Ours, plus any class an agent reports itself in `_ng_failure_class`. */
+export type FailureClass = "transport" | "timeout" | "agent_error" | "bad_request" | "invalid_result" | (string & {});
 
 export interface CollectSummary {
   materializedPath: string;
@@ -34,7 +45,13 @@ export interface CollectSummary {
   aggregateMetricsPath: string | null;
   total: number;
   succeeded: number;
+  /** Rollouts that ended without a result (each attempt is a line of the failures file). */
   failed: number;
+  /** Failed attempts that were retried. */
+  retried: number;
+  /** Rollouts an agent asked not to persist (`_ng_no_persist`). */
+  dropped: number;
+  resumed: boolean;
   keyMetrics: Record<string, Record<string, unknown>>;
 }
 
@@ -43,28 +60,55 @@ export function sidecarPath(outputPath: string, suffix: string, extension = ".js
   return join(dir, `${name}${suffix}${extension}`);
 }
 
-interface Outcome {
-  row: Row;
-  result?: Row;
-  failure?: { failureClass: FailureClass; message: string; status?: number };
+export function defaultMaxAttempts(): number {
+  const fromEnv = Number(process.env.NEMO_GYM_MAX_ROLLOUT_ATTEMPTS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 3;
 }
 
-async function runOne(client: ServerClient, row: Row, deadlineMs: number | undefined): Promise<Outcome> {
+interface Failure {
+  failureClass: FailureClass;
+  message: string;
+  status?: number;
+  /** Retrying cannot help: the request itself is wrong, or the agent said so. */
+  terminal: boolean;
+  /** Extra fields an agent reported with its own failure. */
+  reported?: Row;
+}
+
+type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
+
+async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined): Promise<Outcome> {
   const agent = (row.agent_ref as { name: string }).name;
   try {
-    const answer = await client.post(agent, "/run", { json: row, deadlineMs });
+    // Transport retries happen here, one attempt at a time, so that each is counted and recorded.
+    const answer = await client.post(agent, "/run", { json: row, deadlineMs, maxRetries: 0 });
     if (!answer.ok) {
-      return { row, failure: { failureClass: answer.status >= 500 ? "agent_error" : "bad_request", status: answer.status, message: answer.text.slice(0, 4000) } };
+      const terminal = answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429;
+      return { failure: { failureClass: terminal ? "bad_request" : "agent_error", status: answer.status, message: answer.text.slice(0, 4000), terminal } };
     }
-    const result = answer.json<Row>();
-    if (result === null || typeof result !== "object" || typeof result.reward !== "number") {
-      return { row, failure: { failureClass: "invalid_result", message: `/run answered without a numeric reward: ${answer.text.slice(0, 1000)}` } };
+    let result: unknown;
+    try {
+      result = answer.json();
+    } catch {
+      return { failure: { failureClass: "invalid_result", message: `/run answered with a body that is not JSON: ${answer.text.slice(0, 1000)}`, terminal: false } };
     }
-    return { row, result };
+    if (result === null || typeof result !== "object" || Array.isArray(result)) {
+      return { failure: { failureClass: "invalid_result", message: `/run answered something that is not an object: ${answer.text.slice(0, 1000)}`, terminal: false } };
+    }
+    const verified = result as Row;
+    if (verified._ng_no_persist === true) return { dropped: true };
+    if (typeof verified._ng_failure_class === "string") {
+      const { _ng_failure_class, _ng_failure_terminal, ...reported } = verified;
+      return { failure: { failureClass: _ng_failure_class, message: String(reported.error ?? reported.message ?? "reported by the agent"), terminal: _ng_failure_terminal === true, reported } };
+    }
+    if (typeof verified.reward !== "number" || !Number.isFinite(verified.reward)) {
+      return { failure: { failureClass: "invalid_result", message: `/run answered without a numeric reward: ${answer.text.slice(0, 1000)}`, terminal: false } };
+    }
+    return { result: verified };
   } catch (error) {
-    if (error instanceof DeadlineExceededError) return { row, failure: { failureClass: "timeout", message: error.message } };
-    if (error instanceof TransportError) return { row, failure: { failureClass: "transport", message: error.message } };
-    return { row, failure: { failureClass: "invalid_result", message: (error as Error).message } };
+    if (error instanceof DeadlineExceededError) return { failure: { failureClass: "timeout", message: error.message, terminal: false } };
+    if (error instanceof TransportError) return { failure: { failureClass: "transport", message: error.message, terminal: false } };
+    return { failure: { failureClass: "invalid_result", message: (error as Error).message, terminal: false } };
   }
 }
 
@@ -75,57 +119,137 @@ function rolloutLine(row: Row, result: Row): Row {
   return line;
 }
 
-function failureLine(row: Row, failure: NonNullable<Outcome["failure"]>): Row {
+function failureLine(row: Row, failure: Failure, willRetry: boolean): Row {
   return {
+    ...failure.reported,
     _ng_task_index: row._ng_task_index,
     _ng_rollout_index: row._ng_rollout_index,
     agent_ref: row.agent_ref,
     _ng_attempt_index: row._ng_attempt_index ?? 0,
     _ng_failure_class: failure.failureClass,
+    ...(failure.terminal ? { _ng_failure_terminal: true } : {}),
+    _ng_will_retry: willRetry,
     ...(failure.status !== undefined ? { status: failure.status } : {}),
     error: failure.message,
   };
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const backoffMs = (baseMs: number, retry: number) => Math.min(30_000, baseMs * 2 ** retry) * (0.8 + Math.random() * 0.4);
+
 export function materializeInput(options: Pick<CollectOptions, "inputPath"> & MaterializeOptions): Row[] {
   return materializeRows(readJsonl(options.inputPath, options.limit), options, options.inputPath);
 }
 
+/** Refuses a resume whose inputs changed before any server is started for it. */
+export function precheckResume(options: Pick<CollectOptions, "outputPath" | "resume">, rows: Row[]): void {
+  const materialized = sidecarPath(options.outputPath, "_materialized_inputs");
+  if (options.resume && existsSync(materialized) && existsSync(options.outputPath)) checkSameInputs(materialized, rows);
+}
+
+interface Plan {
+  todo: Row[];
+  previous: PreviousRun | undefined;
+}
+
+/** Fresh start, or — with resume and an earlier run's files present — what is left of that run. */
+function planRun(options: CollectOptions, rows: Row[], paths: { materialized: string; failures: string; fingerprint: string }, maxAttempts: number, print: (line: string) => void): Plan {
+  const fingerprint = runFingerprint(options.runConfig ?? {});
+  if (options.resume) {
+    const missing = [paths.materialized, options.outputPath].filter((path) => !existsSync(path));
+    if (missing.length === 0) {
+      checkSameInputs(paths.materialized, rows);
+      const configCheck = checkSameConfig(paths.fingerprint, fingerprint);
+      const previous = loadPreviousRun(options.outputPath, paths.failures);
+      const maxedOut = [...previous.attempts].filter(([key, attempts]) => attempts >= maxAttempts && !previous.done.has(key)).length;
+      const todo: Row[] = [];
+      for (const row of rows) {
+        const key = rolloutKey(row);
+        const attempts = previous.attempts.get(key) ?? 0;
+        if (previous.done.has(key) || previous.terminal.has(key) || attempts >= maxAttempts) continue;
+        todo.push(attempts > 0 ? { ...row, _ng_attempt_index: attempts } : row);
+      }
+      print(
+        [
+          `Resuming ${options.outputPath}:`,
+          `- ${rows.length} materialized rollouts`,
+          `- ${previous.done.size} already done`,
+          `- ${[...previous.attempts.values()].reduce((a, b) => a + b, 0)} earlier failed attempts (${previous.attempts.size} rollouts)`,
+          `- ${[...previous.terminal].filter((key) => !previous.done.has(key)).length} failed for good (bad request or agent-terminal), ${maxedOut} out of attempts (max ${maxAttempts}): not retried`,
+          `- ${todo.length} to run`,
+          ...(previous.tornTailBytes > 0 ? [`- cut ${previous.tornTailBytes} bytes of a line torn by the interruption`] : []),
+          ...(configCheck === "no fingerprint" ? [`- no config fingerprint from the first run: only the inputs were checked`] : []),
+        ].join("\n"),
+      );
+      return { todo, previous };
+    }
+    print(`Not resuming: ${missing.join(" and ")} ${missing.length === 1 ? "does" : "do"} not exist; starting a fresh run.`);
+  }
+  writeFileSync(paths.materialized, rows.map((row) => JSON.stringify(row) + "\n").join(""));
+  writeFingerprint(paths.fingerprint, fingerprint);
+  rmSync(options.outputPath, { force: true });
+  rmSync(paths.failures, { force: true });
+  return { todo: rows, previous: undefined };
+}
+
 export async function collectRollouts(options: CollectOptions): Promise<CollectSummary> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const materializedPath = sidecarPath(options.outputPath, "_materialized_inputs");
-  const failuresPath = sidecarPath(options.outputPath, "_failures");
+  const paths = {
+    materialized: sidecarPath(options.outputPath, "_materialized_inputs"),
+    failures: sidecarPath(options.outputPath, "_failures"),
+    fingerprint: sidecarPath(options.outputPath, "_run_fingerprint", ".json"),
+  };
   const rows = options.rows ?? materializeInput(options);
+  const maxAttempts = options.maxAttempts ?? defaultMaxAttempts();
+  const retryBackoffMs = options.retryBackoffMs ?? 1000;
 
   mkdirSync(dirname(options.outputPath) || ".", { recursive: true });
-  writeFileSync(materializedPath, rows.map((row) => JSON.stringify(row) + "\n").join(""));
-  rmSync(options.outputPath, { force: true });
-  rmSync(failuresPath, { force: true });
+  const { todo, previous } = planRun(options, rows, paths, maxAttempts, print);
 
   const outputFd = openSync(options.outputPath, "a");
   let failuresFd: number | undefined;
-  const progress = createProgress(rows.length, "Collecting rollouts", options.progressStream);
-  const persisted: { row: Row; result: Row }[] = [];
-  let failed = 0;
+  const progress = createProgress(todo.length, "Collecting rollouts", options.progressStream);
+  const persisted: { row: Row; result: Row }[] = (previous?.persisted ?? []).map((line) => ({ row: line, result: line }));
+  let retried = 0;
+  let dropped = 0;
+  const failedKeys = new Set<string>();
 
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? rows.length, rows.length || 1));
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const outcome = await runOne(options.client, rows[next++]!, options.rolloutDeadlineMs);
-      if (outcome.result) {
-        const line = rolloutLine(outcome.row, outcome.result);
+  const writeFailure = (line: Row) => {
+    failuresFd ??= openSync(paths.failures, "a");
+    writeSync(failuresFd, JSON.stringify(line) + "\n");
+  };
+
+  /** One rollout, attempt after attempt, until it has a result, fails for good, or is out of attempts. */
+  const runRollout = async (row: Row) => {
+    for (let attempt = (row._ng_attempt_index as number | undefined) ?? 0; ; attempt++) {
+      const attemptRow = attempt > 0 ? { ...row, _ng_attempt_index: attempt } : row;
+      const outcome = await attemptRun(options.client, attemptRow, options.rolloutDeadlineMs);
+      if ("result" in outcome) {
+        const line = rolloutLine(attemptRow, outcome.result);
         // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
         writeSync(outputFd, toPythonJson(line) + "\n");
-        persisted.push({ row: outcome.row, result: line });
-        progress.tick("ok");
-      } else {
-        failuresFd ??= openSync(failuresPath, "a");
-        writeSync(failuresFd, JSON.stringify(failureLine(outcome.row, outcome.failure!)) + "\n");
-        failed++;
-        progress.tick("failed");
+        persisted.push({ row: attemptRow, result: line });
+        return progress.tick("ok");
       }
+      if ("dropped" in outcome) {
+        dropped++;
+        return progress.tick("ok");
+      }
+      const willRetry = !outcome.failure.terminal && attempt + 1 < maxAttempts;
+      writeFailure(failureLine(attemptRow, outcome.failure, willRetry));
+      if (!willRetry) {
+        failedKeys.add(rolloutKey(row));
+        return progress.tick("failed");
+      }
+      retried++;
+      await sleep(backoffMs(retryBackoffMs, attempt - ((row._ng_attempt_index as number | undefined) ?? 0)));
     }
+  };
+
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? todo.length, todo.length || 1));
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) await runRollout(todo[next++]!);
   };
   try {
     await Promise.all(Array.from({ length: concurrency }, worker));
@@ -134,6 +258,10 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     closeSync(outputFd);
     if (failuresFd !== undefined) closeSync(failuresFd);
   }
+
+  // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
+  const doneKeys = new Set(persisted.map(({ result }) => rolloutKey(result)));
+  for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key)) failedKeys.add(key);
 
   let aggregateMetricsPath: string | null = null;
   const keyMetrics: Record<string, Record<string, unknown>> = {};
@@ -145,13 +273,16 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   }
 
   const summary: CollectSummary = {
-    materializedPath,
+    materializedPath: paths.materialized,
     outputPath: options.outputPath,
-    failuresPath,
+    failuresPath: paths.failures,
     aggregateMetricsPath,
     total: rows.length,
     succeeded: persisted.length,
-    failed,
+    failed: failedKeys.size,
+    retried,
+    dropped,
+    resumed: previous !== undefined,
     keyMetrics,
   };
   print(formatSummary(summary));
@@ -188,7 +319,11 @@ function formatNumber(value: unknown): string {
 }
 
 export function formatSummary(summary: CollectSummary): string {
-  const lines = [``, `Collected ${summary.succeeded} of ${summary.total} rollouts (${summary.failed} failed).`];
+  const extras = [
+    summary.retried > 0 ? `${summary.retried} failed attempts retried` : "",
+    summary.dropped > 0 ? `${summary.dropped} not persisted at the agent's request` : "",
+  ].filter(Boolean);
+  const lines = [``, `Collected ${summary.succeeded} of ${summary.total} rollouts (${summary.failed} failed${extras.length ? `; ${extras.join("; ")}` : ""}).`];
   for (const [agent, metrics] of Object.entries(summary.keyMetrics)) {
     lines.push(``, `Key metrics for ${agent}:`);
     const width = Math.max(...Object.keys(metrics).map((k) => k.length), 6);

@@ -2,6 +2,7 @@
 // task indices (identical lines share one), num_repeats expansion in aabbcc order, optional per-rollout seed.
 import { pythonJsonDumps } from "../server/json.ts";
 import { InputError, type InputLine, type Row } from "./jsonl.ts";
+import { applyPromptConfig, type PromptConfig } from "./prompt-config.ts";
 
 export { InputError, readJsonl, type InputLine, type Row } from "./jsonl.ts";
 
@@ -14,6 +15,8 @@ export interface MaterializeOptions {
   numRepeatsAddSeed?: boolean;
   /** Shallow-merged into every row's responses_create_params (top-level keys replaced whole). */
   responsesCreateParams?: Record<string, unknown> | null;
+  /** Builds each row's input from a `{system?, user}` template (rows must not carry an input). */
+  promptConfig?: PromptConfig | null;
 }
 
 function agentNameOf(row: Row): string | undefined {
@@ -27,9 +30,10 @@ export function materializeRows(lines: InputLine[], options: MaterializeOptions,
   const missingAgent: number[] = [];
   const missingRepeats = new Set<string>();
   const rows: Row[] = [];
+  const prepared = lines.map(({ lineNumber, text, row }) => ({ lineNumber, text, row: structuredClone(row) }));
+  if (options.promptConfig) applyPromptConfig(prepared, options.promptConfig, source);
 
-  for (const { lineNumber, text, row: original } of lines) {
-    const row: Row = structuredClone(original);
+  for (const { lineNumber, text, row } of prepared) {
     if (options.agentName && row.agent_ref === undefined) row.agent_ref = { name: options.agentName };
     const agentName = agentNameOf(row);
     if (!agentName) {

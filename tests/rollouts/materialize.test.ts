@@ -59,3 +59,27 @@ test("errors name the file and line: bad JSON, non-object lines, rows without an
   assert.throws(() => materializeRows(readJsonl(jsonl([A, B])), {}), /no agent for input lines 1, 2/);
   assert.throws(() => readJsonl("/nonexistent/in.jsonl"), /cannot read '\/nonexistent\/in.jsonl': ENOENT/);
 });
+
+test("a prompt config builds each row's input from its fields ({{ }} are literal braces) and keeps the other params", () => {
+  const rows = materializeRows(
+    readJsonl(jsonl([JSON.stringify({ question: "2+2?", level: 3, flag: true, responses_create_params: { temperature: 0.2 } }), JSON.stringify({ question: "x", level: 1, flag: false })])),
+    { agentName: "agent", promptConfig: { system: "Level {level}, strict={flag}. Answer in {{braces}}.", user: "Q: {question}" } },
+  );
+  assert.deepEqual(rows[0]!.responses_create_params, {
+    temperature: 0.2,
+    input: [
+      { role: "system", content: "Level 3, strict=True. Answer in {braces}." },
+      { role: "user", content: "Q: 2+2?" },
+    ],
+  });
+  assert.deepEqual((rows[1]!.responses_create_params as any).input[1], { role: "user", content: "Q: x" });
+});
+
+test("a prompt config refuses rows that already have an input (all named) and names a missing field", () => {
+  const path = jsonl([A, JSON.stringify({ q: 1, responses_create_params: {} }), B]);
+  assert.throws(() => materializeRows(readJsonl(path), { agentName: "agent", promptConfig: { user: "{q}" } }), (error: unknown) => error instanceof InputError && /lines 1, 3 already have responses_create_params\.input/.test((error as Error).message));
+  assert.throws(
+    () => materializeRows(readJsonl(jsonl([JSON.stringify({ q: 1 })])), { agentName: "agent", promptConfig: { user: "{question}" } }),
+    /references field 'question' but the data row only has fields: q/,
+  );
+});
