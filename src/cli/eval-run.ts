@@ -3,11 +3,10 @@
 import { isAbsolute, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { PROJECT_ROOT, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
-import { HttpClient, ServerClient } from "../client/index.ts";
+import { PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
 import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
-import { launchServers } from "./launcher.ts";
+import { withServers } from "./server-session.ts";
 
 export const RolloutCollectionConfig = z.object({
   agent_name: z.string().nullish(),
@@ -40,25 +39,6 @@ export function resolveUserPath(path: string): string {
   return existsSync(fromCwd) ? fromCwd : existsSync(resolve(PROJECT_ROOT, path)) ? resolve(PROJECT_ROOT, path) : fromCwd;
 }
 
-async function fetchHeadConfig(resolved: ConfigDict): Promise<ConfigDict> {
-  const head = (resolved.head_server ?? {}) as { host?: string; port?: number };
-  const url = `http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}/global_config_dict_yaml`;
-  const http = new HttpClient({ connectTimeoutMs: 3000, deadlineMs: 10_000, maxRetries: 1 });
-  try {
-    const answer = await http.request(url);
-    if (!answer.ok) throw new Error(`head server ${url} answered ${answer.status}`);
-    return { ...resolveConfig(parseConfigYaml(answer.json<string>())), ...pickCollectionKeys(resolved) };
-  } catch (error) {
-    throw new Error(`cannot reach the head server at ${url} (${(error as Error).message}); start servers with \`gym env start\` first, or pass --config to start them here`);
-  } finally {
-    await http.close();
-  }
-}
-
-function pickCollectionKeys(resolved: ConfigDict): ConfigDict {
-  return Object.fromEntries(Object.keys(RolloutCollectionConfig.shape).filter((k) => k in resolved).map((k) => [k, resolved[k]]));
-}
-
 export interface EvalRunOptions {
   raw: ConfigDict;
   resolved: ConfigDict;
@@ -89,25 +69,7 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
   const rows = materializeInput(collectOptions);
   precheckResume(collectOptions, rows);
 
-  const running = options.serve ? await launchServers({ raw: options.raw, resolved: options.resolved, log: options.log }) : undefined;
-  const onSignal = () => void running?.stop().then(() => process.exit(130));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  const client = new ServerClient({ globalConfig: running ? running.resolved : await fetchHeadConfig(options.resolved) });
-  try {
-    const collecting = collectRollouts({ ...collectOptions, rows, client, runConfig: client.config });
-    // A server dying mid-run ends the run with its name rather than a pile of transport errors.
-    if (!running) return await collecting;
-    return await Promise.race([
-      collecting,
-      running.firstExit.then((exit) => {
-        throw new Error(`server ${exit.instanceName} exited (${exit.signal ?? `code ${exit.code}`}) during collection`);
-      }),
-    ]);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await client.close();
-    await running?.stop();
-  }
+  return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log }, ({ client, config }) =>
+    collectRollouts({ ...collectOptions, rows, client, runConfig: config }),
+  );
 }

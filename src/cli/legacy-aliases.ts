@@ -4,6 +4,7 @@ export const LEGACY_COMMANDS: Record<string, string[]> = {
   ng_run: ["env", "start"],
   ng_collect_rollouts: ["eval", "run", "--no-serve"],
   ng_e2e_collect_rollouts: ["eval", "run"],
+  ng_aggregate_rollouts: ["eval", "aggregate"],
   ng_status: ["env", "status"],
   ng_dump_config: ["env", "resolve"],
   ng_validate: ["env", "validate"],

@@ -2,6 +2,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
+import { registerDatasetValidate } from "./dataset-validate.ts";
+import { registerAggregate } from "./eval-aggregate.ts";
+import { registerReverify } from "./eval-reverify.ts";
 import { dumpYaml, maskSecrets, PROJECT_ROOT } from "../config/index.ts";
 import { envStatus } from "./env-status.ts";
 import { evalRun } from "./eval-run.ts";
@@ -112,6 +115,10 @@ function buildProgram(setExitCode: (code: number) => void): Command {
       const summary = await evalRun({ raw, resolved, serve });
       setExitCode(summary.failed > 0 ? 1 : 0);
     });
+
+  registerReverify(evalCommand);
+  registerAggregate(evalCommand);
+  registerDatasetValidate(program);
 
   program
     .command("quickstart")

@@ -16,7 +16,6 @@ import {
   recordingLogger,
   tempProject,
   yaml,
-  type TempProject,
 } from "./fixtures.ts";
 
 /** A project root plus a separate working directory, both temp dirs; no process.env, no real env.yaml. */

@@ -1,0 +1,94 @@
+// `gym eval aggregate` (NeMo Gym's ng_aggregate_rollouts): merge rollout shards and compute their metrics,
+// through the servers (each agent's /aggregate_metrics; with `--config`, only the resources servers are
+// started and asked) or, with `--offline`, locally with the default computation.
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import type { ConfigDict } from "../config/index.ts";
+import { AggregateMetricsError, aggregateShards, offlineMetrics, readShards, serverMetrics, type AggregateSummary } from "../rollouts/aggregate.ts";
+import { InputError } from "../rollouts/jsonl.ts";
+import { hydraValue } from "./load-config.ts";
+import { instancesOfType, loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
+
+export const RolloutAggregationConfig = z.object({
+  input_glob: z.string({ error: "input_glob is required (--input-glob GLOB or +input_glob=GLOB)" }),
+  output_jsonl_fpath: z.string().nullish(),
+  merge_shards: z.boolean().default(true),
+  /** Compute the metrics here (NeMo Gym's default computation, no environment hooks) instead of asking the servers. */
+  offline: z.boolean().default(false),
+  resources_server_name: z.string().nullish(),
+});
+export type RolloutAggregationConfig = z.output<typeof RolloutAggregationConfig>;
+
+/**
+ * The server that computes an agent's metrics: the agent itself when it runs; otherwise (or when only the
+ * resources servers were started) its resources server, which is where an agent's /aggregate_metrics goes anyway.
+ */
+function metricsServerFor(config: ConfigDict, agentsRunning: boolean, resourcesServerName?: string | null): (agentName: string) => string {
+  const agents = new Set(agentsRunning ? instancesOfType(config, "responses_api_agents") : []);
+  const route = resourcesServerRouter(config, resourcesServerName);
+  return (agentName) => (agents.has(agentName) ? agentName : route(agentName));
+}
+
+export async function evalAggregate(options: { raw: ConfigDict; resolved: ConfigDict; serve: boolean; print: (line: string) => void; log: (line: string) => void }): Promise<AggregateSummary> {
+  const parsed = RolloutAggregationConfig.safeParse(options.resolved);
+  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n"));
+  const settings = parsed.data;
+  // Shards are read (and a bad line reported) before any server starts.
+  const shards = readShards(settings.input_glob);
+  const outputPath = settings.output_jsonl_fpath ? resolve(process.cwd(), settings.output_jsonl_fpath) : null;
+  const aggregate = { outputPath, mergeShards: settings.merge_shards, print: options.print };
+  if (settings.offline) return aggregateShards(shards, { ...aggregate, metrics: offlineMetrics });
+
+  const agents = new Set(shards.lines.flatMap(({ row }) => {
+    const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
+    return typeof name === "string" && name !== "" ? [name] : [];
+  }));
+  return withServers(
+    {
+      raw: options.raw,
+      resolved: options.resolved,
+      serve: options.serve,
+      log: options.log,
+      startOnly: (config) => {
+        const serverFor = metricsServerFor(config, false, settings.resources_server_name);
+        return new Set([...agents].map(serverFor));
+      },
+    },
+    ({ client, config }) => aggregateShards(shards, { ...aggregate, metrics: serverMetrics(client, metricsServerFor(config, !options.serve, settings.resources_server_name)) }),
+  );
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerAggregate(evalCommand: Command): Command {
+  return evalCommand
+    .command("aggregate")
+    .description("merge rollout shards by (task, rollout) and compute their aggregate metrics (NeMo Gym's ng_aggregate_rollouts)")
+    .option("-c, --config <path>", "a config YAML (repeatable); the resources servers that compute the metrics are started for the run", collect, [])
+    .option("--no-serve", "use servers that are already running (found through the head server)")
+    .option("-i, --input-glob <globs>", "glob or comma-separated globs of rollout shards (*, ?, [..], **)")
+    .option("-o, --output <file>", "merged rollouts JSONL; <stem>_aggregate_metrics.json is written next to it")
+    .option("--no-merge-shards", "write only the metrics file, not the merged rollouts")
+    .option("--offline", "compute the metrics here with the default computation (no servers, no environment hooks)")
+    .option("--resources-server <name>", "resources server instance that computes the metrics of agents that are not running")
+    .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
+    .action(async function (this: Command, overrides: string[], flags: Record<string, any>) {
+      const translated: string[] = [];
+      const add = (key: string, value: unknown) => value !== undefined && translated.push(`++${key}=${hydraValue(value as string)}`);
+      add("input_glob", flags.inputGlob);
+      add("output_jsonl_fpath", flags.output);
+      add("resources_server_name", flags.resourcesServer);
+      if (flags.mergeShards === false) add("merge_shards", false);
+      if (flags.offline) add("offline", true);
+      const { raw, resolved } = await loadCommandConfig({ config: flags.config, overrides }, translated);
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const serve = flags.serve !== false && (flags.config as string[]).length > 0;
+      try {
+        await evalAggregate({ raw, resolved, serve, print, log: (line) => process.stderr.write(`${line}\n`) });
+      } catch (error) {
+        if (error instanceof AggregateMetricsError) this.error(`error: ${error.message}`, { exitCode: 1, code: "gym.aggregate.server" });
+        throw error;
+      }
+    });
+}

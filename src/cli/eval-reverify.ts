@@ -1,0 +1,231 @@
+// `gym eval reverify`: re-score stored rollouts against a resources server, no model involved. Flags become
+// top-level config keys (NeMo Gym's RolloutReverificationConfig names), so `+rollouts_jsonl_fpath=…` works too.
+// Servers: `--config` starts the resources servers the rows need (nothing else); without it, or with
+// `--no-serve`, running servers are found through the head server.
+import { closeSync, existsSync, openSync, rmSync, writeSync, mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { toPythonJson } from "../server/json.ts";
+import { sidecarPath } from "../rollouts/collect.ts";
+import { InputError, readJsonl, type Row } from "../rollouts/jsonl.ts";
+import type { ServerClient } from "../client/index.ts";
+import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics } from "../rollouts/aggregate.ts";
+import { failureLine, formatReverifyReport, reverifyRollouts, type ReverifyOutcome, type ReverifyReport } from "../rollouts/reverify.ts";
+import { resolveUserPath } from "./eval-run.ts";
+import { hydraValue } from "./load-config.ts";
+import { loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
+
+export const RolloutReverificationConfig = z.object({
+  materialized_inputs_jsonl_fpath: z.string().nullish(),
+  rollouts_jsonl_fpath: z.string({ error: "rollouts_jsonl_fpath is required (--rollouts FILE or +rollouts_jsonl_fpath=FILE)" }),
+  output_jsonl_fpath: z.string().nullish(),
+  num_samples_in_parallel: z.number().int().positive().nullish(),
+  limit: z.number().int().positive().nullish(),
+  overwrite: z.boolean().default(false),
+  disable_aggregation: z.boolean().default(false),
+  /** Resources server instance for every row (else: the agent's, or the config's only one). */
+  resources_server_name: z.string().nullish(),
+  /** Only /verify, as NeMo Gym does (no /seed_session, no tool replay). */
+  verify_only: z.boolean().default(false),
+  call_deadline_s: z.number().positive().default(300),
+  /** Exit 1 when any reward or extra field differs (a parity check). */
+  expect_parity: z.boolean().default(false),
+});
+export type RolloutReverificationConfig = z.output<typeof RolloutReverificationConfig>;
+
+function settingsFrom(resolved: Record<string, unknown>): RolloutReverificationConfig {
+  const parsed = RolloutReverificationConfig.safeParse(resolved);
+  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n"));
+  return parsed.data;
+}
+
+export interface ReverifyRunResult {
+  report: ReverifyReport;
+  outputPath: string | null;
+  failuresPath: string | null;
+  aggregateMetricsPath: string | null;
+  /** Why there is no metrics file. */
+  aggregateNote?: string;
+  aggregateFailed: boolean;
+}
+
+export async function evalReverify(options: { raw: Record<string, unknown>; resolved: Record<string, unknown>; serve: boolean; json: boolean; print: (line: string) => void; log: (line: string) => void }): Promise<{ result: ReverifyRunResult; settings: RolloutReverificationConfig }> {
+  const settings = settingsFrom(options.resolved);
+  const rolloutsPath = resolveUserPath(settings.rollouts_jsonl_fpath);
+  const inputsPath = settings.materialized_inputs_jsonl_fpath ? resolveUserPath(settings.materialized_inputs_jsonl_fpath) : null;
+  // Bad files are reported before any server starts.
+  const rollouts = readJsonl(rolloutsPath, settings.limit);
+  if (rollouts.length === 0) throw new InputError(`no rollout lines in '${rolloutsPath}'`);
+  const inputs = inputsPath ? readJsonl(inputsPath) : null;
+  const outputPath = settings.output_jsonl_fpath ? resolve(process.cwd(), settings.output_jsonl_fpath) : null;
+  const failuresPath = outputPath ? sidecarPath(outputPath, "_failures") : null;
+  if (outputPath && failuresPath) {
+    for (const path of [outputPath, failuresPath]) {
+      if (!existsSync(path)) continue;
+      if (!settings.overwrite) throw new InputError(`output file already exists: '${path}'; pass --overwrite to replace it`);
+      rmSync(path);
+    }
+  }
+  if (!inputs) options.log(`(reverify) no --inputs: each row is rebuilt from its rollout line (dataset fields that verify does not echo back are missing)`);
+
+  const agentNames = new Set(rollouts.map(({ row }) => agentNameOf(row)));
+  const result = await withServers(
+    {
+      raw: options.raw,
+      resolved: options.resolved,
+      serve: options.serve,
+      log: options.log,
+      startOnly: (config) => {
+        const route = resourcesServerRouter(config, settings.resources_server_name);
+        const needed = new Set<string>();
+        let firstError: Error | undefined;
+        for (const agent of agentNames) {
+          try {
+            needed.add(route(agent));
+          } catch (error) {
+            firstError ??= error as Error;
+          }
+        }
+        if (needed.size === 0 && firstError) throw new InputError(firstError.message);
+        return needed;
+      },
+    },
+    async ({ client, config }) => {
+      const route = resourcesServerRouter(config, settings.resources_server_name);
+      if (outputPath) mkdirSync(dirname(outputPath), { recursive: true });
+      const outputFd = outputPath ? openSync(outputPath, "a") : undefined;
+      let failuresFd: number | undefined;
+      const storedByLine = new Map<number, Row>(rollouts.map((r) => [r.lineNumber, r.row]));
+      const write = (outcome: ReverifyOutcome) => {
+        if (outcome.line && outputFd !== undefined) writeSync(outputFd, toPythonJson(outcome.line) + "\n");
+        if (outcome.failure && failuresPath) {
+          failuresFd ??= openSync(failuresPath, "a");
+          writeSync(failuresFd, JSON.stringify(failureLine(outcome, storedByLine.get(outcome.lineNumber)!)) + "\n");
+        }
+      };
+      let report: ReverifyReport;
+      try {
+        report = await reverifyRollouts({
+          client,
+          rollouts,
+          inputs,
+          resourcesServerFor: route,
+          concurrency: settings.num_samples_in_parallel,
+          callDeadlineMs: settings.call_deadline_s * 1000,
+          verifyOnly: settings.verify_only,
+          onOutcome: write,
+        });
+      } finally {
+        if (outputFd !== undefined) closeSync(outputFd);
+        if (failuresFd !== undefined) closeSync(failuresFd);
+      }
+
+      const aggregate = outputPath && !settings.disable_aggregation ? await aggregateRescored(report, outputPath, client, route, settings, options) : { path: null, note: settings.disable_aggregation ? "disabled" : "no --output" };
+      return { report, outputPath, failuresPath: report.errors > 0 ? failuresPath : null, aggregateMetricsPath: aggregate.path, aggregateNote: aggregate.note, aggregateFailed: aggregate.failed === true };
+    },
+  );
+  return { result, settings };
+}
+
+/** `<output>_aggregate_metrics.json` over the re-scored lines; a failure is reported, the re-scored lines stay. */
+async function aggregateRescored(
+  report: ReverifyReport,
+  outputPath: string,
+  client: ServerClient,
+  route: (agent: string | undefined) => string,
+  settings: RolloutReverificationConfig,
+  options: { json: boolean; print: (line: string) => void },
+): Promise<{ path: string | null; note?: string; failed?: boolean }> {
+  const rescored = report.outcomes.flatMap((o) => (o.line ? [o.line] : []));
+  if (rescored.length === 0) return { path: null, note: "no row was re-scored" };
+  rescored.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
+  try {
+    // The agents may not be running: as NeMo Gym does, each agent's metrics come from its resources server.
+    const { entries } = await metricsByAgent(rescored, serverMetrics(client, (agent) => route(agent), settings.call_deadline_s * 1000));
+    if (entries.length === 0) return { path: null, note: "no re-scored line has agent_ref" };
+    if (!options.json) options.print(formatKeyMetrics(entries));
+    return { path: writeAggregateMetrics(outputPath, entries) };
+  } catch (error) {
+    if (!(error instanceof AggregateMetricsError)) throw error;
+    return { path: null, note: `failed: ${error.message}`, failed: true };
+  }
+}
+
+function agentNameOf(row: Row): string | undefined {
+  const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** The machine-readable report: totals, one entry per resources server, one per row (without the rescored line). */
+export function reportJson(result: ReverifyRunResult): Record<string, unknown> {
+  const { report } = result;
+  return {
+    rows: report.rows,
+    rewards_equal: report.rewardsEqual,
+    rewards_different: report.rewardsDifferent,
+    errors: report.errors,
+    environments: report.environments,
+    outcomes: report.outcomes.map(({ line, ...outcome }) => ({ ...outcome, newReward: line?.reward ?? null })),
+    output: result.outputPath,
+    failures: result.failuresPath,
+    aggregate_metrics: result.aggregateMetricsPath,
+    ...(result.aggregateNote ? { aggregate_metrics_note: result.aggregateNote } : {}),
+  };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerReverify(evalCommand: Command): Command {
+  return evalCommand
+    .command("reverify")
+    .description("re-score stored rollouts against a resources server without calling any model (seed, replay the tool calls, verify)")
+    .option("-c, --config <path>", "a config YAML (repeatable); the resources servers the rows need are started for the run", collect, [])
+    .option("--no-serve", "use servers that are already running (found through the head server)")
+    .option("--inputs <file>", "materialized inputs (matched by _ng_task_index/_ng_rollout_index) or the dataset (matched by prompt)")
+    .option("--rollouts <file>", "rollouts JSONL to re-verify")
+    .option("-o, --output <file>", "re-scored rollouts JSONL (plus _failures.jsonl and _aggregate_metrics.json)")
+    .option("--concurrency <n>", "rows re-verified at once at most")
+    .option("--limit <n>", "only the first N rollout lines")
+    .option("--resources-server <name>", "resources server instance for every row (default: the agent's, or the config's only one)")
+    .option("--verify-only", "only POST /verify, as NeMo Gym does (no /seed_session, no tool replay)")
+    .option("--overwrite", "replace an existing output file")
+    .option("--disable-aggregation", "skip /aggregate_metrics")
+    .option("--call-deadline <seconds>", "deadline of each HTTP call (default 300)")
+    .option("--expect-parity", "exit 1 when any reward or extra field differs")
+    .option("--json", "print the report as JSON")
+    .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
+    .action(async function (this: Command, overrides: string[], flags: Record<string, any>) {
+      const translated: string[] = [];
+      const add = (key: string, value: unknown) => value !== undefined && translated.push(`++${key}=${hydraValue(value as string)}`);
+      add("materialized_inputs_jsonl_fpath", flags.inputs);
+      add("rollouts_jsonl_fpath", flags.rollouts);
+      add("output_jsonl_fpath", flags.output);
+      add("num_samples_in_parallel", flags.concurrency);
+      add("limit", flags.limit);
+      add("resources_server_name", flags.resourcesServer);
+      add("call_deadline_s", flags.callDeadline);
+      for (const [flag, key] of [["verifyOnly", "verify_only"], ["overwrite", "overwrite"], ["disableAggregation", "disable_aggregation"], ["expectParity", "expect_parity"]] as const) {
+        if (flags[flag]) add(key, true);
+      }
+      const { raw, resolved } = await loadCommandConfig({ config: flags.config, overrides }, translated);
+      const json = flags.json === true;
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      // With --json, stdout carries the report alone.
+      const log = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+      const serve = flags.serve !== false && (flags.config as string[]).length > 0;
+      const { result, settings } = await evalReverify({ raw, resolved, serve, json, print, log });
+
+      if (json) print(JSON.stringify(reportJson(result), null, 2));
+      else {
+        print(`\n${formatReverifyReport(result.report)}`);
+        print(`\nRe-verified rollouts: ${result.outputPath ?? "<not written>"}`);
+        if (result.failuresPath) print(`Failures: ${result.failuresPath}`);
+        print(`Aggregate metrics: ${result.aggregateMetricsPath ?? `<not written: ${result.aggregateNote}>`}`);
+      }
+      const differences = result.report.outcomes.filter((o) => !o.failure && (!o.rewardEqual || o.differentFields.length > 0)).length;
+      if (result.report.errors > 0) this.error(`${result.report.errors} of ${result.report.rows} rows could not be re-verified`, { exitCode: 1, code: "gym.reverify.errors" });
+      if (result.aggregateFailed) this.error(`aggregate metrics could not be computed (${result.aggregateNote})`, { exitCode: 1, code: "gym.reverify.aggregate" });
+      if (settings.expect_parity && differences > 0) this.error(`${differences} of ${result.report.rows} rows differ from the stored rollouts`, { exitCode: 1, code: "gym.reverify.differences" });
+    });
+}

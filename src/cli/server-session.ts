@@ -1,0 +1,146 @@
+// How a command that only needs some servers reaches them: either it starts them from `--config` (only the
+// instances it will call) or it finds already-running ones through the head server, as `gym eval run` does.
+// Also which resources server answers for an agent, read from the agents' config blocks (NeMo Gym's rule).
+import { HttpClient, ServerClient } from "../client/index.ts";
+import { ConfigError, listServerInstances, loadGlobalConfig, NO_MODEL_CONFIG, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { launchServers, type RunningServers } from "./launcher.ts";
+
+export interface CommandConfigFlags {
+  config?: string[];
+  overrides?: string[];
+}
+
+/**
+ * The merged config of a command that calls no model: a placeholder `policy_model` keeps agent blocks of
+ * environment configs resolvable without a model config (it is never started; see `startOnly`).
+ */
+export function loadCommandConfig(flags: CommandConfigFlags, extraOverrides: string[] = []): Promise<{ raw: ConfigDict; resolved: ConfigDict }> {
+  return loadGlobalConfig({
+    configPaths: flags.config ?? [],
+    overrides: [...extraOverrides, ...(flags.overrides ?? [])],
+    initialConfig: NO_MODEL_CONFIG,
+    logger: { warn: (message) => process.stderr.write(`WARNING ${message}\n`) },
+  });
+}
+
+/** The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000). */
+export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDict> {
+  const head = (resolved.head_server ?? {}) as { host?: string; port?: number };
+  const url = `http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}/global_config_dict_yaml`;
+  const http = new HttpClient({ connectTimeoutMs: 3000, deadlineMs: 10_000, maxRetries: 1 });
+  try {
+    const answer = await http.request(url);
+    if (!answer.ok) throw new Error(`head server ${url} answered ${answer.status}`);
+    return resolveConfig(parseConfigYaml(answer.json<string>()));
+  } catch (error) {
+    throw new ConfigError(`cannot reach the head server at ${url} (${(error as Error).message}); start servers with \`gym env start\` first, or pass --config to start them here`);
+  } finally {
+    await http.close();
+  }
+}
+
+export interface ServerSessionOptions {
+  raw: ConfigDict;
+  resolved: ConfigDict;
+  /** Start the config's servers for this command, or use running ones found through the head server. */
+  serve: boolean;
+  /** With `serve`: the instances to start, chosen from the full resolved config (default: all). */
+  startOnly?: (resolved: ConfigDict) => Iterable<string>;
+  /** Where the launcher's and the servers' output goes. */
+  log?: (line: string) => void;
+}
+
+export interface ServerSession {
+  client: ServerClient;
+  /** The full config: the local one when serving (for routing, even to instances not started), else the head server's. */
+  config: ConfigDict;
+}
+
+/** Runs `use` with a client for the servers; servers started here are stopped afterwards, whatever happens. */
+export async function withServers<T>(options: ServerSessionOptions, use: (session: ServerSession) => Promise<T>): Promise<T> {
+  let running: RunningServers | undefined;
+  let config = options.resolved;
+  if (options.serve) {
+    const keep = options.startOnly ? new Set(options.startOnly(options.resolved)) : undefined;
+    const raw = keep ? withOnlyInstances(options.raw, options.resolved, keep) : options.raw;
+    const resolved = keep ? withOnlyInstances(options.resolved, options.resolved, keep) : options.resolved;
+    running = await launchServers({ raw, resolved, log: options.log });
+    config = structuredClone(options.resolved);
+    // Started instances get their real addresses; the others stay in the config for routing only.
+    for (const record of running.instances) {
+      const instance = listServerInstances(config).find((i) => i.instanceName === record.process_name);
+      if (instance) Object.assign(instance.fields, { host: record.host, port: record.port });
+    }
+    config.head_server = running.resolved.head_server;
+  } else {
+    config = await fetchRunningConfig(options.resolved);
+  }
+
+  const onSignal = () => void running?.stop().then(() => process.exit(130));
+  if (running) {
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
+  const client = new ServerClient({ globalConfig: config });
+  try {
+    const using = use({ client, config });
+    if (!running) return await using;
+    // A server dying mid-command ends it with the server's name rather than a pile of transport errors.
+    return await Promise.race([
+      using,
+      running.firstExit.then((exit) => {
+        throw new Error(`server ${exit.instanceName} exited (${exit.signal ?? `code ${exit.code}`}) while the command was running`);
+      }),
+    ]);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await client.close();
+    await running?.stop();
+  }
+}
+
+/** A copy of `config` without the server instances (named from `resolved`) that are not in `keep`. */
+function withOnlyInstances(config: ConfigDict, resolved: ConfigDict, keep: Set<string>): ConfigDict {
+  const copy = structuredClone(config);
+  for (const instance of listServerInstances(resolved)) if (!keep.has(instance.instanceName)) delete copy[instance.instanceName];
+  return copy;
+}
+
+/** Instance names of one server type in a resolved config. */
+export function instancesOfType(config: ConfigDict, serverType: "resources_servers" | "responses_api_agents" | "responses_api_models"): string[] {
+  return listServerInstances(config, { errorOnAlmostServers: false, logger: { warn: () => undefined } })
+    .filter((i) => i.serverType === serverType)
+    .map((i) => i.instanceName);
+}
+
+/**
+ * Which resources server verifies an agent's rollouts: `override` when given; else the agent block's
+ * `resources_server.name`; else the config's only resources server (rows may name agents that are not
+ * configured). Throws an error naming the choices when it cannot tell.
+ */
+export function resourcesServerRouter(config: ConfigDict, override?: string | null): (agentName: string | undefined) => string {
+  const resourcesServers = instancesOfType(config, "resources_servers");
+  if (override) {
+    if (!resourcesServers.includes(override)) {
+      throw new ConfigError(`--resources-server ${override}: no such resources server instance in the config (known: ${resourcesServers.join(", ") || "none"})`);
+    }
+    return () => override;
+  }
+  const byAgent = new Map<string, string>();
+  for (const instance of listServerInstances(config, { errorOnAlmostServers: false, logger: { warn: () => undefined } })) {
+    const ref = instance.fields.resources_server as { name?: unknown } | undefined;
+    if (instance.serverType === "responses_api_agents" && typeof ref?.name === "string") byAgent.set(instance.instanceName, ref.name);
+  }
+  return (agentName) => {
+    const mapped = agentName === undefined ? undefined : byAgent.get(agentName);
+    if (mapped) return mapped;
+    if (resourcesServers.length === 1) return resourcesServers[0]!;
+    const who = agentName === undefined ? "rows without agent_ref" : `agent '${agentName}'`;
+    throw new ConfigError(
+      resourcesServers.length === 0
+        ? `no resources server in the config for ${who}: pass --config with the environment's config`
+        : `cannot tell which resources server serves ${who} (configured: ${resourcesServers.join(", ")}): pass --resources-server NAME`,
+    );
+  };
+}
