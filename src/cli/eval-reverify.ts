@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { toPythonJson } from "../server/json.ts";
-import { sidecarPath } from "../rollouts/collect.ts";
+import { sidecarPath } from "../rollouts/jsonl.ts";
 import { InputError, readJsonl, type Row } from "../rollouts/jsonl.ts";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics } from "../rollouts/aggregate.ts";

@@ -6,9 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsResponseSchema } from "../protocol/index.ts";
-import { sidecarPath } from "./collect.ts";
 import { expandGlobs } from "./glob.ts";
-import { InputError, readJsonl, type Row } from "./jsonl.ts";
+import { InputError, readJsonl, sidecarPath, type Row } from "./jsonl.ts";
 import { computeAggregateMetrics, stripForAggregation, type AggregateMetrics, type VerifyRecord } from "./metrics.ts";
 
 export interface ShardLine {

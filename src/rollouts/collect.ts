@@ -3,10 +3,11 @@
 // A rollout that could not be completed goes to the failures file with its failure class and attempt —
 // never with a reward — and is retried a bounded number of times; `--resume` continues a killed run.
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname, join, parse } from "node:path";
+import { dirname } from "node:path";
 import { DeadlineExceededError, TransportError, type ServerClient } from "../client/index.ts";
 import { toPythonJson } from "../server/json.ts";
-import { stripForAggregation } from "./metrics.ts";
+import { formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics, type AgentMetricsEntry } from "./aggregate.ts";
+import { sidecarPath } from "./jsonl.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
 import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, writeFingerprint, type PreviousRun } from "./resume.ts";
@@ -55,10 +56,6 @@ export interface CollectSummary {
   keyMetrics: Record<string, Record<string, unknown>>;
 }
 
-export function sidecarPath(outputPath: string, suffix: string, extension = ".jsonl"): string {
-  const { dir, name } = parse(outputPath);
-  return join(dir, `${name}${suffix}${extension}`);
-}
 
 export function defaultMaxAttempts(): number {
   const fromEnv = Number(process.env.NEMO_GYM_MAX_ROLLOUT_ATTEMPTS);
@@ -264,12 +261,12 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key)) failedKeys.add(key);
 
   let aggregateMetricsPath: string | null = null;
-  const keyMetrics: Record<string, Record<string, unknown>> = {};
+  let metrics: AgentMetricsEntry[] = [];
   if (!options.disableAggregation && persisted.length > 0) {
-    aggregateMetricsPath = sidecarPath(options.outputPath, "_aggregate_metrics", ".json");
-    const entries = await aggregateByAgent(options.client, persisted);
-    for (const entry of entries) keyMetrics[entry.agent_ref.name] = entry.key_metrics;
-    writeFileSync(aggregateMetricsPath, JSON.stringify(entries, null, 2) + "\n");
+    // NeMo Gym posts each agent's rollouts in (task, rollout) order; the agent proxies to its environment.
+    const lines = persisted.map(({ result }) => result).sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
+    metrics = (await metricsByAgent(lines, serverMetrics(options.client, (agent) => agent))).entries;
+    aggregateMetricsPath = writeAggregateMetrics(options.outputPath, metrics);
   }
 
   const summary: CollectSummary = {
@@ -283,52 +280,19 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     retried,
     dropped,
     resumed: previous !== undefined,
-    keyMetrics,
+    keyMetrics: Object.fromEntries(metrics.map((entry) => [entry.agent_ref.name, entry.key_metrics])),
   };
-  print(formatSummary(summary));
+  print(formatSummary(summary, metrics));
   return summary;
 }
 
-interface AgentMetricsEntry {
-  agent_ref: { name: string };
-  agent_metrics: Record<string, unknown>;
-  key_metrics: Record<string, unknown>;
-  group_level_metrics: unknown[];
-}
-
-async function aggregateByAgent(client: ServerClient, persisted: { row: Row; result: Row }[]): Promise<AgentMetricsEntry[]> {
-  const byAgent = new Map<string, Row[]>();
-  const sorted = [...persisted].sort((a, b) => (a.row._ng_task_index as number) - (b.row._ng_task_index as number) || (a.row._ng_rollout_index as number) - (b.row._ng_rollout_index as number));
-  for (const { row, result } of sorted) {
-    const name = (row.agent_ref as { name: string }).name;
-    if (!byAgent.has(name)) byAgent.set(name, []);
-    byAgent.get(name)!.push(stripForAggregation(result));
-  }
-  const entries: AgentMetricsEntry[] = [];
-  for (const [name, verifyResponses] of byAgent) {
-    const answer = await client.post(name, "/aggregate_metrics", { json: { verify_responses: verifyResponses } });
-    if (!answer.ok) throw new Error(`${name}/aggregate_metrics answered ${answer.status}: ${answer.text.slice(0, 1000)}`);
-    const metrics = answer.json<Omit<AgentMetricsEntry, "agent_ref">>();
-    entries.push({ agent_ref: { name }, agent_metrics: metrics.agent_metrics, key_metrics: metrics.key_metrics, group_level_metrics: metrics.group_level_metrics });
-  }
-  return entries;
-}
-
-function formatNumber(value: unknown): string {
-  return typeof value === "number" ? (Number.isInteger(value) ? String(value) : value.toFixed(4)) : JSON.stringify(value);
-}
-
-export function formatSummary(summary: CollectSummary): string {
+export function formatSummary(summary: CollectSummary, metrics: AgentMetricsEntry[] = []): string {
   const extras = [
     summary.retried > 0 ? `${summary.retried} failed attempts retried` : "",
     summary.dropped > 0 ? `${summary.dropped} not persisted at the agent's request` : "",
   ].filter(Boolean);
   const lines = [``, `Collected ${summary.succeeded} of ${summary.total} rollouts (${summary.failed} failed${extras.length ? `; ${extras.join("; ")}` : ""}).`];
-  for (const [agent, metrics] of Object.entries(summary.keyMetrics)) {
-    lines.push(``, `Key metrics for ${agent}:`);
-    const width = Math.max(...Object.keys(metrics).map((k) => k.length), 6);
-    for (const [key, value] of Object.entries(metrics)) lines.push(`  ${key.padEnd(width)}  ${formatNumber(value)}`);
-  }
+  if (metrics.length > 0) lines.push(formatKeyMetrics(metrics));
   lines.push(
     ``,
     `Finished rollout collection! View results at:`,

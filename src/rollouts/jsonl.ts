@@ -1,5 +1,6 @@
 // JSONL files (datasets, rollouts) read with errors that name the file and the line.
 import { readFileSync } from "node:fs";
+import { join, parse } from "node:path";
 
 export type Row = Record<string, unknown>;
 
@@ -39,4 +40,10 @@ export function readJsonl(path: string, limit?: number | null): InputLine[] {
     lines.push({ lineNumber: i + 1, text: line, row: row as Row });
   }
   return lines;
+}
+
+/** `<dir>/<stem><suffix><extension>`: the files that go next to a rollouts file (`_failures.jsonl`, …). */
+export function sidecarPath(outputPath: string, suffix: string, extension = ".jsonl"): string {
+  const { dir, name } = parse(outputPath);
+  return join(dir, `${name}${suffix}${extension}`);
 }
