@@ -9,7 +9,8 @@ export interface Measurement {
   cpuMsPerCall: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+/** The p-th percentile of an ascending list (nearest rank). */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Runs `call` `warmup` times untimed, then `calls` times one after another. */
 export async function measureSequential(calls: number, call: () => Promise<void>, warmup = Math.min(20, calls)): Promise<Measurement> {

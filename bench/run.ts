@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
+import { collectionBench, formatCollection } from "./collection.ts";
 import { formatModelProxy, modelProxyBench } from "./model-proxy.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
@@ -13,6 +14,13 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
       return { result, text: formatModelProxy(result) };
     },
   },
+  collection: {
+    title: "Rollout collection: environment + simple_agent + scripted_model, one process each, collectRollouts here",
+    async run() {
+      const result = await collectionBench();
+      return { result, text: formatCollection(result) };
+    },
+  },
 };
 
 async function main(selected: string[]) {
@@ -20,6 +28,7 @@ async function main(selected: string[]) {
   const unknown = names.filter((name) => !suites[name]);
   if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(suites).join(", ")}`);
   const run: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model };
+  process.stdout.write(`machine: ${run.cpus} cores, ${run.cpu_model ?? "unknown CPU"}, Node ${run.node}\n`);
   for (const name of names) {
     const suite = suites[name]!;
     process.stdout.write(`\n## ${suite.title}\n\n`);

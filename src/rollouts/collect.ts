@@ -8,6 +8,7 @@ import { DeadlineExceededError, TransportError, type ServerClient } from "../cli
 import { toPythonJson } from "../server/json.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics, type AgentMetricsEntry } from "./aggregate.ts";
 import { sidecarPath } from "./jsonl.ts";
+import { stripForAggregation } from "./metrics.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
 import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, writeFingerprint, type PreviousRun } from "./resume.ts";
@@ -206,7 +207,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   const outputFd = openSync(options.outputPath, "a");
   let failuresFd: number | undefined;
   const progress = createProgress(todo.length, "Collecting rollouts", options.progressStream);
-  const persisted: { row: Row; result: Row }[] = (previous?.persisted ?? []).map((line) => ({ row: line, result: line }));
+  // Only what aggregation reads is kept: a 100k-rollout run must not hold every response in memory.
+  const persisted: Row[] = (previous?.persisted ?? []).map(stripForAggregation);
   let retried = 0;
   let dropped = 0;
   const failedKeys = new Set<string>();
@@ -225,7 +227,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
         const line = rolloutLine(attemptRow, outcome.result);
         // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
         writeSync(outputFd, toPythonJson(line) + "\n");
-        persisted.push({ row: attemptRow, result: line });
+        persisted.push(stripForAggregation(line));
         return progress.tick("ok");
       }
       if ("dropped" in outcome) {
@@ -257,14 +259,14 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   }
 
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
-  const doneKeys = new Set(persisted.map(({ result }) => rolloutKey(result)));
+  const doneKeys = new Set(persisted.map(rolloutKey));
   for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key)) failedKeys.add(key);
 
   let aggregateMetricsPath: string | null = null;
   let metrics: AgentMetricsEntry[] = [];
   if (!options.disableAggregation && persisted.length > 0) {
     // NeMo Gym posts each agent's rollouts in (task, rollout) order; the agent proxies to its environment.
-    const lines = persisted.map(({ result }) => result).sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
+    const lines = persisted.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
     metrics = (await metricsByAgent(lines, serverMetrics(options.client, (agent) => agent))).entries;
     aggregateMetricsPath = writeAggregateMetrics(options.outputPath, metrics);
   }

@@ -61,6 +61,8 @@ export interface StartedServer<Config = unknown> extends BuiltServer<Config> {
   close(): Promise<void>;
 }
 
+const LISTEN_BACKLOG = 4096;
+
 /** Builds and binds. Port 0 (or no port) lets the kernel choose, so concurrent starts never race for a port. */
 export async function startServer<Config>(
   definition: ServerDefinition<Config>,
@@ -70,7 +72,9 @@ export async function startServer<Config>(
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
   const host = options.host ?? (fields.host as string | undefined) ?? (options.globalConfig.default_host as string | undefined) ?? "127.0.0.1";
   const port = options.port ?? (typeof fields.port === "number" ? fields.port : 0);
-  await built.app.listen({ host, port });
+  // Node's default backlog (511) overflows when a thousand pooled clients connect at once: the kernel drops
+  // connections (ECONNRESET at the caller). 4096 is what the kernel allows here (somaxconn caps it anyway).
+  await built.app.listen({ host, port, backlog: LISTEN_BACKLOG });
   const address = built.app.server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
