@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ConfigDict } from "../config/index.ts";
 import { AggregateMetricsError, aggregateShards, offlineMetrics, readShards, serverMetrics, type AggregateSummary } from "../rollouts/aggregate.ts";
 import { InputError } from "../rollouts/jsonl.ts";
-import { hydraValue } from "./load-config.ts";
+import { flagOverrides } from "./load-config.ts";
 import { instancesOfType, loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
 
 export const RolloutAggregationConfig = z.object({
@@ -74,13 +74,13 @@ export function registerAggregate(evalCommand: Command): Command {
     .option("--resources-server <name>", "resources server instance that computes the metrics of agents that are not running")
     .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
     .action(async function (this: Command, overrides: string[], flags: Record<string, any>) {
-      const translated: string[] = [];
-      const add = (key: string, value: unknown) => value !== undefined && translated.push(`++${key}=${hydraValue(value as string)}`);
-      add("input_glob", flags.inputGlob);
-      add("output_jsonl_fpath", flags.output);
-      add("resources_server_name", flags.resourcesServer);
-      if (flags.mergeShards === false) add("merge_shards", false);
-      if (flags.offline) add("offline", true);
+      const translated = flagOverrides({
+        input_glob: flags.inputGlob,
+        output_jsonl_fpath: flags.output,
+        resources_server_name: flags.resourcesServer,
+        merge_shards: flags.mergeShards === false ? false : undefined,
+        offline: flags.offline || undefined,
+      });
       const { raw, resolved } = await loadCommandConfig({ config: flags.config, overrides }, translated);
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const serve = flags.serve !== false && (flags.config as string[]).length > 0;

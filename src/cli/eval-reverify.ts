@@ -13,7 +13,7 @@ import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics } from "../rollouts/aggregate.ts";
 import { failureLine, formatReverifyReport, reverifyRollouts, type ReverifyOutcome, type ReverifyReport } from "../rollouts/reverify.ts";
 import { resolveUserPath } from "./eval-run.ts";
-import { hydraValue } from "./load-config.ts";
+import { flagOverrides } from "./load-config.ts";
 import { loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
 
 export const RolloutReverificationConfig = z.object({
@@ -196,18 +196,19 @@ export function registerReverify(evalCommand: Command): Command {
     .option("--json", "print the report as JSON")
     .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
     .action(async function (this: Command, overrides: string[], flags: Record<string, any>) {
-      const translated: string[] = [];
-      const add = (key: string, value: unknown) => value !== undefined && translated.push(`++${key}=${hydraValue(value as string)}`);
-      add("materialized_inputs_jsonl_fpath", flags.inputs);
-      add("rollouts_jsonl_fpath", flags.rollouts);
-      add("output_jsonl_fpath", flags.output);
-      add("num_samples_in_parallel", flags.concurrency);
-      add("limit", flags.limit);
-      add("resources_server_name", flags.resourcesServer);
-      add("call_deadline_s", flags.callDeadline);
-      for (const [flag, key] of [["verifyOnly", "verify_only"], ["overwrite", "overwrite"], ["disableAggregation", "disable_aggregation"], ["expectParity", "expect_parity"]] as const) {
-        if (flags[flag]) add(key, true);
-      }
+      const translated = flagOverrides({
+        materialized_inputs_jsonl_fpath: flags.inputs,
+        rollouts_jsonl_fpath: flags.rollouts,
+        output_jsonl_fpath: flags.output,
+        num_samples_in_parallel: flags.concurrency,
+        limit: flags.limit,
+        resources_server_name: flags.resourcesServer,
+        call_deadline_s: flags.callDeadline,
+        verify_only: flags.verifyOnly || undefined,
+        overwrite: flags.overwrite || undefined,
+        disable_aggregation: flags.disableAggregation || undefined,
+        expect_parity: flags.expectParity || undefined,
+      });
       const { raw, resolved } = await loadCommandConfig({ config: flags.config, overrides }, translated);
       const json = flags.json === true;
       const print = (line: string) => process.stdout.write(`${line}\n`);

@@ -23,3 +23,10 @@ export function hydraValue(value: string | number | boolean): string {
   if (typeof value !== "string") return String(value);
   return /^[A-Za-z0-9_./-]+$/.test(value) ? value : `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
+
+/** Flag values as `++key=value` overrides (the config decides, so `--agent x` and `+agent_name=x` are one thing); undefined values are left out. */
+export function flagOverrides(values: Record<string, string | number | boolean | undefined>): string[] {
+  return Object.entries(values)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
+    .map(([key, value]) => `++${key}=${hydraValue(value)}`);
+}

@@ -10,7 +10,7 @@ import { envStatus } from "./env-status.ts";
 import { evalRun } from "./eval-run.ts";
 import { expandLegacyCommand } from "./legacy-aliases.ts";
 import { launchServers } from "./launcher.ts";
-import { hydraValue, loadConfigFromFlags } from "./load-config.ts";
+import { flagOverrides, loadConfigFromFlags } from "./load-config.ts";
 import { quickstart } from "./quickstart.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -92,24 +92,24 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .option("--disable-aggregation", "skip /aggregate_metrics (for shards; run `gym eval aggregate` afterwards)")
     .argument("[overrides...]")
     .action(async (overrides: string[], flags: Record<string, any>) => {
-      const translated: string[] = [];
-      const add = (key: string, value: unknown) => value !== undefined && translated.push(`++${key}=${hydraValue(value as string)}`);
-      add("agent_name", flags.agent);
-      add("input_jsonl_fpath", flags.input);
-      add("output_jsonl_fpath", flags.output);
-      add("limit", flags.limit);
-      add("num_repeats", flags.numRepeats);
-      add("num_samples_in_parallel", flags.concurrency);
-      if (flags.numRepeatsAddSeed) add("num_repeats_add_seed", true);
-      add("responses_create_params.temperature", flags.temperature);
-      add("responses_create_params.top_p", flags.topP);
-      add("responses_create_params.max_output_tokens", flags.maxOutputTokens);
-      add("prompt_config", flags.promptConfig);
-      if (flags.resume) add("resume_from_cache", true);
-      add("rollout_deadline_s", flags.rolloutDeadline);
-      add("max_rollout_attempts", flags.maxAttempts);
-      add("retry_backoff_s", flags.retryBackoff);
-      if (flags.disableAggregation) add("disable_aggregation", true);
+      const translated = flagOverrides({
+        agent_name: flags.agent,
+        input_jsonl_fpath: flags.input,
+        output_jsonl_fpath: flags.output,
+        limit: flags.limit,
+        num_repeats: flags.numRepeats,
+        num_samples_in_parallel: flags.concurrency,
+        num_repeats_add_seed: flags.numRepeatsAddSeed || undefined,
+        "responses_create_params.temperature": flags.temperature,
+        "responses_create_params.top_p": flags.topP,
+        "responses_create_params.max_output_tokens": flags.maxOutputTokens,
+        prompt_config: flags.promptConfig,
+        resume_from_cache: flags.resume || undefined,
+        rollout_deadline_s: flags.rolloutDeadline,
+        max_rollout_attempts: flags.maxAttempts,
+        retry_backoff_s: flags.retryBackoff,
+        disable_aggregation: flags.disableAggregation || undefined,
+      });
       const { raw, resolved } = await loadConfigFromFlags({ config: flags.config, overrides }, translated);
       const serve = flags.serve !== false && (flags.config as string[]).length > 0;
       const summary = await evalRun({ raw, resolved, serve });
