@@ -9,6 +9,7 @@ import { toPythonJson } from "../server/json.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics, type AgentMetricsEntry } from "./aggregate.ts";
 import { sidecarPath } from "./jsonl.ts";
 import { stripForAggregation } from "./metrics.ts";
+import { runConcurrently } from "./run-concurrently.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
 import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, writeFingerprint, type PreviousRun } from "./resume.ts";
@@ -245,13 +246,8 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     }
   };
 
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? todo.length, todo.length || 1));
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length) await runRollout(todo[next++]!);
-  };
   try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await runConcurrently(todo, options.concurrency, runRollout);
   } finally {
     progress.done();
     closeSync(outputFd);

@@ -5,6 +5,7 @@
 import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
 import { ResponseCreateParamsSchema } from "../protocol/index.ts";
 import type { InputLine, Row } from "./jsonl.ts";
+import { runConcurrently } from "./run-concurrently.ts";
 
 /** Keys of a rollout line that are bookkeeping, not verify output: never compared. */
 const BOOKKEEPING_KEYS = new Set(["responses_create_params", "response", "reward", "agent_ref", "skills_ref", "ng_model_call_capture", "ng_agent_observations"]);
@@ -86,17 +87,11 @@ export interface ReverifyReport {
 export async function reverifyRollouts(options: ReverifyOptions): Promise<ReverifyReport> {
   const inputs = options.inputs ? indexInputs(options.inputs) : undefined;
   const outcomes: ReverifyOutcome[] = new Array(options.rollouts.length);
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? options.rollouts.length, options.rollouts.length || 1));
-  let next = 0;
-  const worker = async () => {
-    while (next < options.rollouts.length) {
-      const position = next++;
-      const outcome = await reverifyOne(options, inputs, options.rollouts[position]!, position);
-      outcomes[position] = outcome;
-      options.onOutcome?.(outcome);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await runConcurrently(options.rollouts, options.concurrency, async (stored, position) => {
+    const outcome = await reverifyOne(options, inputs, stored, position);
+    outcomes[position] = outcome;
+    options.onOutcome?.(outcome);
+  });
   return summarize(outcomes);
 }
 

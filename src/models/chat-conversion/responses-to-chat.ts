@@ -73,8 +73,7 @@ function chatContentParts(content: unknown[], index: number): Json[] {
 }
 
 function assistantText(content: unknown, index: number): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof (part as Json)?.text === "string" ? ((part as Json).text as string) : "")).join("");
+  if (typeof content === "string" || Array.isArray(content)) return contentText(content);
   throw new ChatConversionError(`${where(index)}.content: an assistant message's content must be a string or a list of parts, got ${JSON.stringify(content)}`);
 }
 
