@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { entrypointIn, listServerInstances, PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
 import { formatProblem, loadEnvironment, validateDatasetFile, type EnvironmentFor, type EnvironmentSchema } from "../rollouts/dataset-validate.ts";
-import { InputError } from "../rollouts/jsonl.ts";
+import { agentNameOf, InputError } from "../rollouts/jsonl.ts";
 import { resolveUserPath } from "./eval-run.ts";
 import { loadCommandConfig, resourcesServerRouter } from "./server-session.ts";
 
@@ -25,8 +25,7 @@ function environmentsFromConfig(config: ConfigDict, defaultAgent: string | undef
   const entrypoints = new Map(listServerInstances(config).map((i) => [i.instanceName, i.entrypointPath]));
   const loaded = new Map<string, Promise<EnvironmentSchema>>();
   return async (row) => {
-    const ref = row.agent_ref as { name?: unknown } | undefined;
-    const agent = typeof ref?.name === "string" ? ref.name : defaultAgent;
+    const agent = agentNameOf(row) ?? defaultAgent;
     let instance: string;
     try {
       instance = route(agent);

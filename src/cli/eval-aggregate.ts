@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import type { ConfigDict } from "../config/index.ts";
 import { AggregateMetricsError, aggregateShards, offlineMetrics, readShards, serverMetrics, type AggregateSummary } from "../rollouts/aggregate.ts";
-import { InputError } from "../rollouts/jsonl.ts";
+import { agentNameOf, InputError } from "../rollouts/jsonl.ts";
 import { flagOverrides } from "./load-config.ts";
 import { instancesOfType, loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
 
@@ -40,10 +40,7 @@ export async function evalAggregate(options: { raw: ConfigDict; resolved: Config
   const aggregate = { outputPath, mergeShards: settings.merge_shards, print: options.print };
   if (settings.offline) return aggregateShards(shards, { ...aggregate, metrics: offlineMetrics });
 
-  const agents = new Set(shards.lines.flatMap(({ row }) => {
-    const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
-    return typeof name === "string" && name !== "" ? [name] : [];
-  }));
+  const agents = new Set(shards.lines.flatMap(({ row }) => agentNameOf(row) ?? []));
   return withServers(
     {
       raw: options.raw,

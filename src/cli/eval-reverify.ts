@@ -7,8 +7,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { toPythonJson } from "../server/json.ts";
-import { sidecarPath } from "../rollouts/jsonl.ts";
-import { InputError, readJsonl, type Row } from "../rollouts/jsonl.ts";
+import { agentNameOf, InputError, readJsonl, sidecarPath, type Row } from "../rollouts/jsonl.ts";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics } from "../rollouts/aggregate.ts";
 import { failureLine, formatReverifyReport, reverifyRollouts, type ReverifyOutcome, type ReverifyReport } from "../rollouts/reverify.ts";
@@ -150,11 +149,6 @@ async function aggregateRescored(
     if (!(error instanceof AggregateMetricsError)) throw error;
     return { path: null, note: `failed: ${error.message}`, failed: true };
   }
-}
-
-function agentNameOf(row: Row): string | undefined {
-  const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
-  return typeof name === "string" ? name : undefined;
 }
 
 /** The machine-readable report: totals, one entry per resources server, one per row (without the rescored line). */

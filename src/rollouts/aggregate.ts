@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsResponseSchema } from "../protocol/index.ts";
 import { expandGlobs } from "./glob.ts";
-import { InputError, readJsonl, sidecarPath, type Row } from "./jsonl.ts";
+import { agentNameOf, InputError, readJsonl, sidecarPath, type Row } from "./jsonl.ts";
 import { computeAggregateMetrics, stripForAggregation, type AggregateMetrics, type VerifyRecord } from "./metrics.ts";
 
 export interface ShardLine {
@@ -100,8 +100,8 @@ export async function metricsByAgent(rolloutLines: Row[], source: MetricsSource)
   const byAgent = new Map<string, VerifyRecord[]>();
   let withoutAgent = 0;
   for (const line of rolloutLines) {
-    const name = (line.agent_ref as { name?: unknown } | undefined)?.name;
-    if (typeof name !== "string" || name === "") {
+    const name = agentNameOf(line);
+    if (name === undefined) {
       withoutAgent++;
       continue;
     }

@@ -42,6 +42,12 @@ export function readJsonl(path: string, limit?: number | null): InputLine[] {
   return lines;
 }
 
+/** The agent instance a row names (`agent_ref.name`), if it names one. */
+export function agentNameOf(row: Row): string | undefined {
+  const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" && name !== "" ? name : undefined;
+}
+
 /** `<dir>/<stem><suffix><extension>`: the files that go next to a rollouts file (`_failures.jsonl`, …). */
 export function sidecarPath(outputPath: string, suffix: string, extension = ".jsonl"): string {
   const { dir, name } = parse(outputPath);

@@ -1,7 +1,7 @@
 // Dataset rows → the exact list of /run requests: agent_ref stamped, responses_create_params overrides,
 // task indices (identical lines share one), num_repeats expansion in aabbcc order, optional per-rollout seed.
 import { pythonJsonDumps } from "../server/json.ts";
-import { InputError, type InputLine, type Row } from "./jsonl.ts";
+import { agentNameOf, InputError, type InputLine, type Row } from "./jsonl.ts";
 import { applyPromptConfig, type PromptConfig } from "./prompt-config.ts";
 
 export { InputError, readJsonl, type InputLine, type Row } from "./jsonl.ts";
@@ -17,11 +17,6 @@ export interface MaterializeOptions {
   responsesCreateParams?: Record<string, unknown> | null;
   /** Builds each row's input from a `{system?, user}` template (rows must not carry an input). */
   promptConfig?: PromptConfig | null;
-}
-
-function agentNameOf(row: Row): string | undefined {
-  const ref = row.agent_ref as { name?: unknown } | undefined;
-  return typeof ref?.name === "string" ? ref.name : undefined;
 }
 
 export function materializeRows(lines: InputLine[], options: MaterializeOptions, source = "input"): Row[] {
