@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { registerDatasetValidate } from "./dataset-validate.ts";
+import { registerGateway } from "./gateway.ts";
+import { convertDatasetCommand, trialClientCommand } from "./trial-client.ts";
 import { registerAggregate } from "./eval-aggregate.ts";
 import { registerReverify } from "./eval-reverify.ts";
 import { dumpYaml, maskSecrets, PROJECT_ROOT } from "../config/index.ts";
@@ -119,6 +121,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   registerReverify(evalCommand);
   registerAggregate(evalCommand);
   registerDatasetValidate(program);
+  registerGateway(program, print).addCommand(convertDatasetCommand());
+  program.addCommand(trialClientCommand());
 
   program
     .command("quickstart")
@@ -141,7 +145,7 @@ export async function main(programName: string, argv: string[]): Promise<number>
     if (error instanceof CommanderError) return error.exitCode;
     const message = (error as Error)?.message ?? String(error);
     // Errors a user can act on are printed without a stack trace.
-    const known = ["ConfigError", "InputError", "ServerConfigError", "ResumeRefusedError"].includes((error as Error)?.name);
+    const known = ["ConfigError", "InputError", "ServerConfigError", "ResumeRefusedError", "GatewayConfigError"].includes((error as Error)?.name);
     process.stderr.write(known ? `error: ${message}\n` : `error: ${(error as Error)?.stack ?? message}\n`);
     return 1;
   }

@@ -6,6 +6,7 @@ import { AggregateMetricsRequestSchema, BaseRunRequestSchema, ResponseCreatePara
 import type { NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
 import { computeAggregateMetrics } from "../rollouts/metrics.ts";
 import { parseBody } from "./base-app.ts";
+import { HttpError } from "./errors.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 
 export interface AgentCall {
@@ -84,14 +85,31 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
   });
 }
 
-/** `"<task>-<rollout>"` (+ `-a<n>` for retries), only when observability is on and the row carries both indices. */
+const ROLLOUT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The row's correlation id, only when observability is on: an explicit `_ng_rollout_id`, else
+ * `"<task>-<rollout>"` from the two indices (numbers, or the strings a trial gateway injects), plus `-a<n>` for
+ * retries. A malformed explicit id is refused rather than rewritten: the caller could not look it up.
+ */
 export function rolloutIdForRow(row: Record<string, unknown>, globalConfig: Record<string, unknown>): string | undefined {
   if (globalConfig.observability_enabled !== true) return undefined;
-  const task = row._ng_task_index;
-  const rollout = row._ng_rollout_index;
-  if (!Number.isInteger(task) || !Number.isInteger(rollout)) return undefined;
+  const explicit = row._ng_rollout_id;
+  let rolloutId: string;
+  if (explicit !== undefined && explicit !== null) {
+    if (typeof explicit !== "string" || !ROLLOUT_ID_PATTERN.test(explicit)) {
+      throw new HttpError(422, "_ng_rollout_id must be a string of letters, digits, dots, dashes or underscores starting with a letter or digit");
+    }
+    rolloutId = explicit;
+  } else {
+    const index = (value: unknown) => (Number.isInteger(value) || (typeof value === "string" && ROLLOUT_ID_PATTERN.test(value)) ? String(value) : undefined);
+    const task = index(row._ng_task_index);
+    const rollout = index(row._ng_rollout_index);
+    if (task === undefined || rollout === undefined) return undefined;
+    rolloutId = `${task}-${rollout}`;
+  }
   const attempt = row._ng_attempt_index;
-  return `${task}-${rollout}${Number.isInteger(attempt) && (attempt as number) > 0 ? `-a${attempt}` : ""}`;
+  return `${rolloutId}${Number.isInteger(attempt) && (attempt as number) > 0 ? `-a${attempt}` : ""}`;
 }
 
 export const rolloutPathPrefix = (rolloutId: string | undefined) => (rolloutId ? `/ng-rollout/${rolloutId}` : "");

@@ -10,3 +10,4 @@ export * from "./session-store.ts";
 export * from "./tool-schema.ts";
 export * from "./agent-server.ts";
 export * from "./model-server.ts";
+export * from "./rollout-cleanup.ts";

@@ -10,6 +10,7 @@ import { defineServer, type ServerContext, type ServerDefinition } from "./defin
 import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { functionToolDefinition, type FunctionToolDefinition } from "./tool-schema.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
+import { registerRolloutCleanup } from "./rollout-cleanup.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -113,6 +114,8 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
           onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined,
         });
       app.addHook("onClose", async () => sessions.close?.());
+      // The Relax gateway proves a cancelled rollout left no state behind: POST/GET /cleanup/:rolloutId.
+      registerRolloutCleanup(app, sessions);
       const toolContext = (sessionId: string): ToolContext<Config> => ({ sessionId, config: server.config, server });
 
       const createState = async (seed: z.output<Seed> | undefined, sessionId: string) =>
