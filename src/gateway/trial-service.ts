@@ -192,17 +192,7 @@ export class TrialService {
       await this.cancel(requestId, expired);
       return null;
     }
-    const endpoint = record.request.model_endpoint;
-    const target: CallbackTarget = {
-      base_url: endpoint.base_url,
-      api_key: endpoint.api_key,
-      model: endpoint.model,
-      api_key_header: endpoint.api_key_header,
-      api_key_prefix: endpoint.api_key_prefix,
-      headers: endpoint.headers,
-      generation: record.request.generation,
-      remaining_s: (record.deadline_at - now) / 1000,
-    };
+    const target: CallbackTarget = { ...record.request.model_endpoint, generation: record.request.generation, remaining_s: (record.deadline_at - now) / 1000 };
     return { target, signal: controller.signal, release };
   }
 

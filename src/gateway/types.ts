@@ -100,14 +100,8 @@ export interface EnvironmentRegistration {
   max_deadline_s: number;
 }
 
-/** What a model callback is forwarded with: built from the trial's request while it is active. */
-export interface CallbackTarget {
-  base_url: string;
-  api_key: string;
-  model: string;
-  api_key_header: string;
-  api_key_prefix: string;
-  headers: Record<string, string>;
+/** What a model callback is forwarded with: the trial's endpoint while it is active. */
+export interface CallbackTarget extends ModelEndpoint {
   generation: JsonObject;
   /** Seconds left before the trial's deadline. */
   remaining_s: number;

@@ -16,6 +16,7 @@ import {
 } from "../../src/gateway/callback/forward.ts";
 import type { CallbackTarget, JsonObject } from "../../src/gateway/types.ts";
 import { refusedPort } from "../helpers/ports.ts";
+import { callbackTarget as target } from "./fake-gym.ts";
 
 // ---- a scripted stand-in for Relax ----
 
@@ -60,19 +61,6 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 
 // ---- fixtures ----
 
-function target(baseUrl: string, overrides: Partial<CallbackTarget> = {}): CallbackTarget {
-  return {
-    base_url: baseUrl,
-    api_key: "secret-one",
-    model: "policy-model",
-    api_key_header: "Authorization",
-    api_key_prefix: "Bearer ",
-    headers: {},
-    generation: {},
-    remaining_s: 60,
-    ...overrides,
-  };
-}
 
 function fakeClock() {
   const clock = {

@@ -9,6 +9,7 @@ import pino from "pino";
 import { Agent, request as undiciRequest } from "undici";
 import { registerCallbackBridge, type CallbackCapabilities, type CallbackLease } from "../../src/gateway/callback/routes.ts";
 import type { CallbackClock } from "../../src/gateway/callback/forward.ts";
+import { callbackTarget } from "./fake-gym.ts";
 import type { CallbackTarget } from "../../src/gateway/types.ts";
 import { refusedPort } from "../helpers/ports.ts";
 
@@ -38,17 +39,7 @@ class Capabilities implements CallbackCapabilities {
 
   add(rolloutId: string, overrides: Partial<CallbackTarget> = {}): AbortController {
     const cancel = new AbortController();
-    const target: CallbackTarget = {
-      base_url: `${relaxUrl}/agentic_api`,
-      api_key: "secret-one",
-      model: "policy-model",
-      api_key_header: "Authorization",
-      api_key_prefix: "Bearer ",
-      headers: {},
-      generation: {},
-      remaining_s: 60,
-      ...overrides,
-    };
+    const target = callbackTarget(`${relaxUrl}/agentic_api`, overrides);
     this.trials.set(rolloutId, { target, cancel });
     return cancel;
   }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { HttpClient } from "../../../src/client/http-client.ts";
 import type { TrialSnapshot } from "../../../src/gateway/types.ts";
 import { startGym } from "../../../tests/cli/gym-process.ts";
+import { startRelaxSessions } from "../../../tests/gateway/fake-gym.ts";
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -19,32 +20,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A Relax session API: a tool call, then the answer; refuses a token that is not the session's. */
-async function startRelax() {
-  const refused: string[] = [];
-  const server = createServer(async (request, response) => {
-    let text = "";
-    for await (const chunk of request) text += chunk;
-    const session = /^\/sessions\/([^/]+)\/v1\/responses$/.exec(request.url ?? "")?.[1];
-    if (!session || request.headers.authorization !== `Bearer ${session}`) {
-      refused.push(request.url ?? "");
-      return void response.writeHead(401).end("{}");
-    }
-    const body = JSON.parse(text) as { input: { type?: string }[]; model: string };
-    const output = body.input.some((item) => item.type === "function_call_output")
-      ? [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Cold.", annotations: [] }] }]
-      : [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" }];
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ id: "resp_1", object: "response", created_at: 1, model: body.model, status: "completed", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, refused, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
 test("gym env start hosts the gateway as policy_model: a trial runs simple_agent with its model calls bridged to Relax", async () => {
   const [gatewayPort, agentPort, resourcesPort] = [await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), "relax-gateway-model-"));
-  const relax = await startRelax();
+  const relax = await startRelaxSessions();
   const config = join(dir, "ports.yaml");
   const resources = `http://127.0.0.1:${resourcesPort}`;
   writeFileSync(
@@ -108,7 +87,8 @@ test("gym env start hosts the gateway as policy_model: a trial runs simple_agent
     let snapshot = created.json<TrialSnapshot>();
     while (snapshot.status === "queued" || snapshot.status === "running") snapshot = (await client.request(`${gateway}/v1/trials/${requestId}?wait=10`)).json();
     assert.deepEqual([snapshot.status, snapshot.reward, snapshot.error], ["completed", 1, null], gym.output());
-    assert.deepEqual(relax.refused, []);
+    assert.equal(relax.refused, 0);
+    assert.equal(relax.calls.get(session), 2);
   } finally {
     gym.child.kill("SIGINT");
     await gym.exited;
