@@ -5,6 +5,7 @@ import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { collectionBench, formatCollection } from "./collection.ts";
 import { formatModelProxy, modelProxyBench } from "./model-proxy.ts";
+import { formatGateway, gatewayBench } from "./gateway.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -19,6 +20,13 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
     async run() {
       const result = await collectionBench();
       return { result, text: formatCollection(result) };
+    },
+  },
+  gateway: {
+    title: "Trial gateway: callback-bridge hop, and trials/s from create to terminal per state backend",
+    async run() {
+      const result = await gatewayBench();
+      return { result, text: formatGateway(result) };
     },
   },
 };

@@ -4,6 +4,7 @@
 // instead of as trials that hang until their deadline.
 import { GatewayConfigError } from "./errors.ts";
 import type { EnvironmentRegistration } from "./types.ts";
+import { isPlainObject } from "../protocol/pydantic.ts";
 
 export interface GymGraphOptions {
   /**
@@ -42,13 +43,13 @@ function checkAgent(config: Record<string, unknown>, gatewayName: string, regist
   const agentName = registration.agent_name;
   if (agentName === null) throw new GatewayConfigError(`${where} needs an agent_name when the Gateway runs inside a Gym config`);
   const block = config[agentName];
-  if (!isDict(block)) throw new GatewayConfigError(`Registered Gym agent ${JSON.stringify(agentName)} is missing from the Gym config`);
+  if (!isPlainObject(block)) throw new GatewayConfigError(`Registered Gym agent ${JSON.stringify(agentName)} is missing from the Gym config`);
   const agent = singleServer(block, "responses_api_agents");
   if (!agent) {
     throw new GatewayConfigError(`Registered Gym agent ${JSON.stringify(agentName)} must have exactly one responses_api_agents implementation`);
   }
   const modelServer = agent.model_server;
-  if (!isDict(modelServer) || modelServer.name !== gatewayName) {
+  if (!isPlainObject(modelServer) || modelServer.name !== gatewayName) {
     throw new GatewayConfigError(`Registered Gym agent ${JSON.stringify(agentName)} must use model_server.name ${JSON.stringify(gatewayName)} (the Gateway)`);
   }
 
@@ -70,11 +71,11 @@ function checkAgent(config: Record<string, unknown>, gatewayName: string, regist
 
 /** The fields of `{<serverType>: {<implementation>: fields}}` when it has exactly one implementation. */
 function singleServer(block: unknown, serverType: string): Record<string, unknown> | undefined {
-  if (!isDict(block)) return undefined;
+  if (!isPlainObject(block)) return undefined;
   const implementations = block[serverType];
-  if (!isDict(implementations)) return undefined;
+  if (!isPlainObject(implementations)) return undefined;
   const fields = Object.values(implementations);
-  return fields.length === 1 && isDict(fields[0]) ? fields[0] : undefined;
+  return fields.length === 1 && isPlainObject(fields[0]) ? fields[0] : undefined;
 }
 
 /** The launcher gives a server without a host the config's `default_host`. */
@@ -85,8 +86,4 @@ function effectiveHost(config: Record<string, unknown>, host: unknown): string {
 
 function stripBrackets(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-}
-
-function isDict(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

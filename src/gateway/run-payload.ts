@@ -1,6 +1,8 @@
 // The two translations at the Gym boundary: a trial becomes a NeMo Gym `/run` row, and a `/run` reply
 // becomes the gateway's result (reward, completed/truncated, metrics). Pure functions; no I/O.
-import type { JsonObject, JsonValue, TrialRequest, TrialReward } from "./types.ts";
+import { isJsonObject, type JsonObject, type JsonValue, type TrialRequest, type TrialReward } from "./types.ts";
+
+export { isJsonObject };
 
 /** What a finished `/run` contributes to a trial's terminal snapshot. */
 export interface RunResult {
@@ -16,7 +18,6 @@ const COPIED_FLAGS = ["resolved", "patch_exists", "agent_error_kind", "agent_tim
 /** Metadata keys consumed into responses_create_params rather than sent as row fields. */
 const CONSUMED_METADATA_KEYS = new Set(["responses_create_params", "tools", "parallel_tool_calls", "developer_message"]);
 
-export const isJsonObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Python truthiness: the reference decides `truncated` and `developer_message` this way. */
 function pythonTruthy(value: unknown): boolean {

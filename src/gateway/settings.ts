@@ -8,6 +8,7 @@ import { inspect } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { allowlistFromEnv, type CallbackAllowlist } from "./allowlist.ts";
 import { INTERRUPT_POLICIES, type EnvironmentRegistration, type InterruptPolicy } from "./types.ts";
+import { isPlainObject } from "../protocol/pydantic.ts";
 
 import { GatewayConfigError } from "./errors.ts";
 
@@ -287,10 +288,6 @@ function positiveFinite(value: unknown, field: string): number {
     throw new GatewayConfigError(`${field} must be a positive number`);
   }
   return number;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

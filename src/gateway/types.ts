@@ -1,4 +1,5 @@
 // The relax-nemo-gym/v1 vocabulary shared by the gateway service, its callback bridge and the thin client.
+import { isPlainObject } from "../protocol/pydantic.ts";
 
 export const PROTOCOL_VERSION = "relax-nemo-gym/v1";
 
@@ -12,6 +13,8 @@ export const TERMINAL_STATUSES: ReadonlySet<TrialStatus> = new Set(["completed",
 
 export type JsonObject = { [key: string]: JsonValue };
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+
+export const isJsonObject = (value: unknown): value is JsonObject => isPlainObject(value);
 
 export interface TrialSession {
   session_id: string;

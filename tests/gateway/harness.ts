@@ -18,7 +18,7 @@ export function gatewayEnv(agentUrl: string, env: Record<string, string> = {}, r
     NEMO_GYM_GATEWAY_ENVIRONMENTS_JSON: JSON.stringify({ "workplace-assistant-v1": registration(agentUrl, registrationOverrides) }),
     NEMO_GYM_CALLBACK_ALLOWED_HOSTS: "127.0.0.1,relax-one.example,relax-two.example",
     NEMO_GYM_LEASE_SCAN_INTERVAL_S: "0.01",
-    NEMO_GYM_CLEANUP_GRACE_S: "0.5",
+    NEMO_GYM_CLEANUP_GRACE_S: "5",
     NEMO_GYM_GATEWAY_STATE: ":memory:",
     NEMO_GYM_COMMIT: COMMIT,
     ...env,

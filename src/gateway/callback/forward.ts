@@ -5,7 +5,7 @@ import { setTimeout as sleepMs } from "node:timers/promises";
 import { Agent, ProxyAgent, type Dispatcher } from "undici";
 import type { Logger } from "../../server/logger.ts";
 import { redactForLog, redactText } from "../redact.ts";
-import type { CallbackResource, CallbackTarget, JsonObject, JsonValue } from "../types.ts";
+import { isJsonObject, type CallbackResource, type CallbackTarget, type JsonObject, type JsonValue } from "../types.ts";
 import { applyResponsesFixups } from "./responses-fixups.ts";
 
 /** A callback that cannot be answered with Relax's reply; the bridge answers `status` with `{detail}`. */
@@ -254,8 +254,4 @@ function parseJson(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -24,6 +24,7 @@ export class SqliteTrialStore implements TrialStore {
   private readonly db: Database.Database;
   private readonly events = new EventEmitter();
   private readonly statements;
+  private readonly updates = new Map<string, Database.Statement>();
 
   constructor(path: string) {
     if (path !== ":memory:") {
@@ -36,8 +37,9 @@ export class SqliteTrialStore implements TrialStore {
       this.db = new Database(path);
     }
     this.db.pragma("journal_mode = WAL");
-    // A trial's transition must be on disk before we answer for it.
-    this.db.pragma("synchronous = FULL");
+    // WAL + NORMAL: a committed transition survives the gateway being killed (the WAL is in the OS's hands), but
+    // not a power loss of the machine; FULL (an fsync per transition) cut a gateway to 90 trials/s here.
+    this.db.pragma("synchronous = NORMAL");
     this.db.exec(SCHEMA);
     this.events.setMaxListeners(0);
     const columns = RECORD_FIELDS.join(", ");
@@ -84,8 +86,8 @@ export class SqliteTrialStore implements TrialStore {
     if (!current || !condition.phases.includes(current.phase)) return null;
     if (condition.statuses && !condition.statuses.includes(current.status)) return null;
     const columns = encodePatch(patch);
-    const assignments = Object.keys(columns).map((field) => `${field} = @${field}`).join(", ");
-    if (assignments) this.db.prepare(`UPDATE trials SET ${assignments} WHERE request_id = @request_id_key`).run({ ...columns, request_id_key: requestId });
+    const fields = Object.keys(columns);
+    if (fields.length > 0) this.updateStatement(fields).run({ ...columns, request_id_key: requestId });
     return { ...current, ...patch };
   }
 
@@ -118,6 +120,17 @@ export class SqliteTrialStore implements TrialStore {
   async close(): Promise<void> {
     this.events.removeAllListeners();
     this.db.close();
+  }
+
+  /** One prepared UPDATE per set of patched fields (a handful of shapes: start, renew, cancel, finish). */
+  private updateStatement(fields: string[]): Database.Statement {
+    const key = fields.join(",");
+    let statement = this.updates.get(key);
+    if (!statement) {
+      statement = this.db.prepare(`UPDATE trials SET ${fields.map((field) => `${field} = @${field}`).join(", ")} WHERE request_id = @request_id_key`);
+      this.updates.set(key, statement);
+    }
+    return statement;
   }
 
   private row(record: TrialRecord): Record<string, string | number> {
