@@ -1,4 +1,5 @@
 // Small pieces of Python semantics that NeMo Gym's metrics depend on and JavaScript spells differently.
+import { pythonStr as pythonStrOfValue } from "../verifiers/python-values.ts";
 
 /** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false. */
 export function pythonTruthy(value: unknown): boolean {
@@ -8,10 +9,13 @@ export function pythonTruthy(value: unknown): boolean {
   return true;
 }
 
-/** Python's `str()` of a JSON scalar (`True`/`False` for booleans); other values as JSON. */
+/**
+ * Python's `str()` of a JSON scalar read with `JSON.parse` (`True`/`False` for booleans); numbers print as
+ * JavaScript does and other values as JSON. For values from `pythonJsonLoads` (ints, floats, dicts, None),
+ * use src/verifiers/python-values.ts's `pythonStr`, to which strings and booleans are delegated here.
+ */
 export function pythonStr(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string" || typeof value === "boolean") return pythonStrOfValue(value);
   if (typeof value === "number") return String(value);
   return JSON.stringify(value);
 }
