@@ -1,0 +1,67 @@
+// A workbench: one session's copy of the six tables behind NeMo Gym's 27 WorkBench tools, and the tools bound to
+// it. Creating one is cheap: tables are immutable and shared until a tool call replaces one (copy-on-write).
+import { AnalyticsTool, analyticsTools } from "./analytics.ts";
+import { CalendarTool, calendarTools } from "./calendar.ts";
+import { CompanyDirectoryTool, companyDirectoryTools } from "./company-directory.ts";
+import { comparable, type ComparableTable } from "./compare.ts";
+import { CustomerRelationshipManagerTool, customerRelationshipManagerTools } from "./customer-relationship-manager.ts";
+import { EmailTool, emailTools } from "./email.ts";
+import { ProjectManagementTool, projectManagementTools } from "./project-management.ts";
+import { PyError } from "./python.ts";
+import type { WorkbenchTables } from "./tables-dir.ts";
+import type { Kwargs, WorkbenchTool } from "./tool-spec.ts";
+
+export class Workbench {
+  readonly companyDirectory: CompanyDirectoryTool;
+  readonly email: EmailTool;
+  readonly calendar: CalendarTool;
+  readonly analytics: AnalyticsTool;
+  readonly projectManagement: ProjectManagementTool;
+  readonly crm: CustomerRelationshipManagerTool;
+
+  constructor(tables: WorkbenchTables) {
+    this.companyDirectory = new CompanyDirectoryTool(tables.directory);
+    this.email = new EmailTool(tables.emails);
+    this.calendar = new CalendarTool(tables.calendarEvents);
+    this.analytics = new AnalyticsTool(tables.analytics);
+    this.projectManagement = new ProjectManagementTool(tables.projectTasks);
+    this.crm = new CustomerRelationshipManagerTool(tables.crm);
+  }
+
+  /**
+   * `functions[name](**kwargs)`: a keyword the Python method does not take is its TypeError; Python exceptions
+   * raised by the tool come out as {@link PyError}.
+   */
+  call(name: string, kwargs: Kwargs): unknown {
+    const tool = WORKBENCH_TOOLS[name];
+    if (!tool) throw new PyError("KeyError", `'${name}'`);
+    const unexpected = Object.keys(kwargs).find((key) => !Object.hasOwn(tool.input.shape, key));
+    if (unexpected !== undefined) throw new PyError("TypeError", `${tool.pythonName}() got an unexpected keyword argument '${unexpected}'`);
+    return tool.run(this, kwargs);
+  }
+
+  /** The tables verify compares, in NeMo Gym's order: calendar, email, plots, tasks, CRM (lower-cased). */
+  comparableState(): ComparableTable[] {
+    return [this.calendar.events, this.email.emails, this.analytics.plots, this.projectManagement.tasks, this.crm.customers].map(comparable);
+  }
+}
+
+export interface BoundTool extends Omit<WorkbenchTool<unknown>, "run"> {
+  run(workbench: Workbench, kwargs: Kwargs): unknown;
+}
+
+function bind<Kit>(tools: Record<string, WorkbenchTool<Kit>>, kit: (workbench: Workbench) => Kit): [string, BoundTool][] {
+  return Object.entries(tools).map(([name, tool]) => [name, { ...tool, run: (workbench: Workbench, kwargs: Kwargs) => tool.run(kit(workbench), kwargs) }]);
+}
+
+/** The 27 tools, in the order NeMo Gym lists their schemas. */
+export const WORKBENCH_TOOLS: Readonly<Record<string, BoundTool>> = Object.freeze(
+  Object.fromEntries([
+    ...bind(companyDirectoryTools, (w) => w.companyDirectory),
+    ...bind(emailTools, (w) => w.email),
+    ...bind(calendarTools, (w) => w.calendar),
+    ...bind(analyticsTools, (w) => w.analytics),
+    ...bind(projectManagementTools, (w) => w.projectManagement),
+    ...bind(customerRelationshipManagerTools, (w) => w.crm),
+  ]),
+);

@@ -1,0 +1,57 @@
+// NeMo Gym's verify (`is_correct`): the function calls of the response (every one, in order, whatever it
+// answered) are replayed on a fresh workbench, the ground-truth calls on another; reward 1 iff the calendar, email,
+// plot, task and CRM tables end up equal (see compare.ts). A call Python could not make (unknown tool, arguments
+// that are not a JSON object, an unexpected keyword, an exception in the tool) is skipped, as Python skips it.
+import { sameTable } from "./compare.ts";
+import { Workbench, WORKBENCH_TOOLS } from "./index.ts";
+import { PyError, isStr } from "./python.ts";
+import type { WorkbenchTables } from "./tables-dir.ts";
+
+export interface Action {
+  name?: unknown;
+  arguments?: unknown;
+}
+
+const NON_FINITE = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, "-Infinity": Number.NEGATIVE_INFINITY } as const;
+const SENTINEL = "\u0000py-json:";
+
+/** `json.loads(text)`: JSON plus the NaN / Infinity / -Infinity literals Python's reader accepts. */
+export function pythonJsonLoads(text: string): unknown {
+  // Swap the bare literals (outside strings) for sentinel strings JSON.parse accepts, then swap them back.
+  const prepared = text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) => (token.startsWith('"') ? token : JSON.stringify(SENTINEL + token)));
+  return JSON.parse(prepared, (_key, value) => (isStr(value) && value.startsWith(SENTINEL) ? NON_FINITE[value.slice(SENTINEL.length) as keyof typeof NON_FINITE] : value));
+}
+
+/** `execute_actions_and_reset_state`: a fresh workbench with the actions applied. */
+export function replayActions(tables: WorkbenchTables, actions: readonly Action[] | string): Workbench {
+  const workbench = new Workbench(tables);
+  // A string ground truth iterates as characters, none of which is an action.
+  if (isStr(actions)) return workbench;
+  for (const action of actions) {
+    if (!isStr(action.name) || !Object.hasOwn(WORKBENCH_TOOLS, action.name)) continue;
+    // Read-only tools cannot change a compared table; skipping them spares replaying their reads.
+    if (!WORKBENCH_TOOLS[action.name]!.writes) continue;
+    let kwargs: unknown;
+    try {
+      if (!isStr(action.arguments)) continue;
+      kwargs = pythonJsonLoads(action.arguments);
+    } catch {
+      continue;
+    }
+    if (kwargs === null || typeof kwargs !== "object" || Array.isArray(kwargs)) continue;
+    try {
+      workbench.call(action.name, kwargs as Record<string, unknown>);
+    } catch (error) {
+      if (!(error instanceof PyError)) throw error;
+    }
+  }
+  return workbench;
+}
+
+/** 1 when the predicted actions leave the compared tables as the ground truth does, else 0. */
+export function isCorrect(tables: WorkbenchTables, predicted: readonly Action[], groundTruth: readonly Action[] | string): 0 | 1 {
+  // Both sides are lower-cased before any comparison: a table pandas cannot lower-case fails verify either way.
+  const predictedState = replayActions(tables, predicted).comparableState();
+  const expectedState = replayActions(tables, groundTruth).comparableState();
+  return predictedState.every((table, i) => sameTable(table, expectedState[i]!)) ? 1 : 0;
+}
