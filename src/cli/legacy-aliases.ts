@@ -8,6 +8,7 @@ export const LEGACY_COMMANDS: Record<string, string[]> = {
   ng_status: ["env", "status"],
   ng_dump_config: ["env", "resolve"],
   ng_validate: ["env", "validate"],
+  ng_init_resources_server: ["env", "init"],
   ng_version: ["--version"],
   ng_help: ["--help"],
 };

@@ -3,6 +3,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { registerDatasetValidate } from "./dataset-validate.ts";
+import { registerEnvTest } from "./env-test.ts";
+import { registerEnvInit } from "./env-init.ts";
+import { registerEnvWrap } from "./env-wrap.ts";
 import { registerGateway } from "./gateway.ts";
 import { convertDatasetCommand, trialClientCommand } from "./trial-client.ts";
 import { registerAggregate } from "./eval-aggregate.ts";
@@ -24,6 +27,9 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   program.exitOverride();
 
   const env = program.command("env").description("start, inspect and validate server configs");
+  registerEnvWrap(env);
+  registerEnvTest(env);
+  registerEnvInit(env);
   env
     .command("start")
     .description("start every server instance of the configs (NeMo Gym's ng_run)")

@@ -11,3 +11,4 @@ export * from "./tool-schema.ts";
 export * from "./agent-server.ts";
 export * from "./model-server.ts";
 export * from "./rollout-cleanup.ts";
+export * from "./mcp.ts";

@@ -11,6 +11,7 @@ import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { functionToolDefinition, type FunctionToolDefinition } from "./tool-schema.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { registerRolloutCleanup } from "./rollout-cleanup.ts";
+import { registerMcp } from "./mcp.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -132,16 +133,29 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
         return {};
       });
 
+      // One way to run a tool against a session's state, for its HTTP route and for MCP alike.
+      const runTool = async (t: Tool<State, Config>, args: unknown, sessionId: string) => {
+        let state = (await sessions.get(sessionId)) as State;
+        if (spec.state && state === undefined) state = await createState(undefined, sessionId);
+        const output = await t.run(state, args, toolContext(sessionId));
+        if (spec.state) await sessions.set(sessionId, state);
+        return output;
+      };
+
       for (const [name, t] of Object.entries(spec.tools)) {
         app.post(`/${name}`, async (request, reply) => {
           // An agent relays a tool's reply text verbatim to the model: it is always plain JSON.
           reply.wireArrayEncoding = "json";
-          const args = parseBody(t.input, request);
-          let state = (await sessions.get(request.sessionId)) as State;
-          if (spec.state && state === undefined) state = await createState(undefined, request.sessionId);
-          const output = await t.run(state, args, toolContext(request.sessionId));
-          if (spec.state) await sessions.set(request.sessionId, state);
-          return output;
+          return runTool(t, parseBody(t.input, request), request.sessionId);
+        });
+      }
+
+      if ((server.config as { expose_tools_over_mcp: boolean }).expose_tools_over_mcp) {
+        registerMcp(app, {
+          serverName: server.instanceName,
+          sessionCookieName: `${spec.name}___${server.instanceName}`,
+          tools: toolDefinitions.map((definition) => ({ ...definition, input: spec.tools[definition.name]!.input })),
+          runTool: (name, args, sessionId) => runTool(spec.tools[name]!, args, sessionId),
         });
       }
 

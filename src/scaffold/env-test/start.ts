@@ -1,0 +1,99 @@
+// Starts an environment's resources server in this process, from its own `configs/<name>.yaml`: only the
+// resources server instance of that folder (the agent and model of the YAML are not needed to check it).
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { entrypointIn, listServerInstances, loadGlobalConfig, NO_MODEL_CONFIG, type ConfigDict } from "../../config/index.ts";
+import { ServerClient } from "../../client/index.ts";
+import { isServerDefinition, type ResourcesServerDefinition, type ServerDefinition } from "../../server/index.ts";
+import { startInProcess, type InProcessGraph } from "../../testing/in-process.ts";
+
+export interface RunningEnvironment {
+  instanceName: string;
+  definition: ServerDefinition;
+  /** `<ClassName>___<instance>`: the session cookie /seed_session must set. */
+  sessionCookieName: string;
+  /** Addresses the instance by name, with the per-call deadline of the checks. */
+  client: ServerClient;
+  close(): Promise<void>;
+}
+
+export type StartOutcome =
+  | { started: true; environment: RunningEnvironment; configFile: string; notes: string[] }
+  | { started: false; problem: string; definition?: ServerDefinition };
+
+/** A definition's declarations when it was built with resourcesServer() (else only its class name is known). */
+export const resourcesSpecOf = (definition: ServerDefinition | undefined) =>
+  definition && (definition as ResourcesServerDefinition<unknown, unknown>).spec ? (definition as ResourcesServerDefinition<unknown, unknown>) : undefined;
+
+export async function startEnvironment(options: { rootDir: string; name: string; envDir: string; callDeadlineMs: number }): Promise<StartOutcome> {
+  const { rootDir, name, envDir } = options;
+  const configFile = join(envDir, "configs", `${name}.yaml`);
+  const shown = relative(rootDir, configFile);
+  if (!existsSync(configFile)) return { started: false, problem: `${shown} is missing: it declares the resources server instance (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, domain: …}}}\`)` };
+
+  let resolved: ConfigDict;
+  try {
+    ({ resolved } = await loadGlobalConfig({ configPaths: [configFile], cwd: rootDir, initialConfig: NO_MODEL_CONFIG, logger: { warn: () => {} } }));
+  } catch (error) {
+    return { started: false, problem: `${shown} does not load: ${(error as Error).message}` };
+  }
+  const instance = listServerInstances(resolved, { cwd: rootDir, logger: { warn: () => {} } }).find((i) => i.serverType === "resources_servers" && i.implementation === name);
+  if (!instance) return { started: false, problem: `${shown} has no resources server instance of '${name}' (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, …}}}\`)` };
+
+  // The folder under test, never a same-named environment elsewhere on the search path.
+  const entrypoint = entrypointIn(envDir, String(instance.fields.entrypoint));
+  let definition: unknown;
+  try {
+    definition = (await import(pathToFileURL(entrypoint).href)).default;
+  } catch (error) {
+    return { started: false, problem: `${relative(rootDir, entrypoint)} does not load: ${(error as Error).message}${commonJsHint(entrypoint) ?? ""}` };
+  }
+  if (!isServerDefinition(definition) || definition.serverType !== "resources_servers") {
+    return { started: false, problem: `${relative(rootDir, entrypoint)} does not default-export a resources server (resourcesServer({...}))` };
+  }
+
+  let graph: InProcessGraph;
+  try {
+    graph = await startInProcess({ [instance.instanceName]: resolved[instance.instanceName] }, { [instance.instanceName]: definition });
+  } catch (error) {
+    return { started: false, problem: `instance '${instance.instanceName}' did not start: ${(error as Error).message}`, definition };
+  }
+  const client = new ServerClient({ globalConfig: graph.config, deadlineMs: options.callDeadlineMs, maxRetries: 0 });
+  const hint = commonJsHint(entrypoint);
+  return {
+    started: true,
+    configFile: shown,
+    notes: hint ? [hint.trim()] : [],
+    environment: {
+      instanceName: instance.instanceName,
+      definition,
+      sessionCookieName: `${definition.className}___${instance.instanceName}`,
+      client,
+      async close() {
+        await client.close();
+        await graph.close();
+      },
+    },
+  };
+}
+
+/**
+ * Node loads a `.ts` file as CommonJS unless the nearest package.json says `"type": "module"`; the environment
+ * then gets its own copies of this library (its 422s become 500s) or does not load at all.
+ */
+function commonJsHint(entrypoint: string): string | undefined {
+  if (!entrypoint.endsWith(".ts") && !entrypoint.endsWith(".js")) return undefined;
+  for (let dir = dirname(entrypoint); ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        if (JSON.parse(readFileSync(manifest, "utf8")).type === "module") return undefined;
+      } catch {
+        // unreadable: treated as CommonJS, as Node would
+      }
+      return ` (hint: ${manifest} does not say "type": "module", so Node loads the environment as CommonJS)`;
+    }
+    if (dirname(dir) === dir) return ` (hint: no package.json with "type": "module" above ${dirname(entrypoint)}, so Node loads the environment as CommonJS)`;
+  }
+}

@@ -1,0 +1,158 @@
+// `data/verifier_cases.jsonl`: rollouts written by hand with the reward verify must give them. Each case's tool
+// calls are played on a fresh session to get the environment's real outputs; the trajectory built from them is
+// then re-scored by the reverify machinery (/seed_session, tool calls replayed, /verify, reward compared).
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { ServerClient } from "../../client/index.ts";
+import type { InputLine, Row } from "../../rollouts/jsonl.ts";
+import { reverifyRollouts } from "../../rollouts/reverify.ts";
+import { validationErrorFromZod } from "../../server/index.ts";
+
+export const CASE_KINDS = ["full_reward", "zero_reward", "malformed"] as const;
+
+const VerifierCaseSchema = z.object({
+  case: z.enum(CASE_KINDS),
+  row: z.record(z.string(), z.unknown()),
+  tool_calls: z.array(z.object({ name: z.string(), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) })).default([]),
+  output_text: z.string().default(""),
+  expected_reward: z.number(),
+});
+export type VerifierCase = z.output<typeof VerifierCaseSchema>;
+
+export const VERIFIER_CASES_CONTRACT =
+  'one JSON per line {"case": "full_reward"|"zero_reward"|"malformed", "row": <dataset row>, ' +
+  '"tool_calls": [{"name": "<tool>", "arguments": {...}}], "output_text": "<final assistant text>", "expected_reward": <number>}';
+
+export interface ParsedCases {
+  cases: { lineNumber: number; verifierCase: VerifierCase }[];
+  problems: string[];
+}
+
+export function readVerifierCases(file: string, shownFile: string): ParsedCases {
+  const parsed: ParsedCases = { cases: [], problems: [] };
+  readFileSync(file, "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      if (line.trim() === "") return;
+      const at = `${shownFile}:${i + 1}`;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        parsed.problems.push(`${at}: not valid JSON (${(error as Error).message})`);
+        return;
+      }
+      const result = VerifierCaseSchema.safeParse(value, { reportInput: true });
+      if (!result.success) {
+        for (const detail of validationErrorFromZod(result.error, value, []).detail) parsed.problems.push(`${at}: ${detail.loc.join(".") || "(line)"}: ${detail.msg}`);
+        return;
+      }
+      parsed.cases.push({ lineNumber: i + 1, verifierCase: result.data });
+    });
+  return parsed;
+}
+
+interface PlayedCall {
+  name: string;
+  argumentsText: string;
+  output: string;
+  status: number | undefined;
+}
+
+/** The case's tool calls on a fresh session, each answer (a 422 included) kept as the tool's output. */
+async function playToolCalls(client: ServerClient, instance: string, verifierCase: VerifierCase): Promise<PlayedCall[] | string> {
+  const seeded = await client.post(instance, "/seed_session", { json: verifierCase.row });
+  if (!seeded.ok) return `/seed_session answered ${seeded.status}: ${seeded.text.slice(0, 300)}`;
+  let cookies = seeded.cookies;
+  const played: PlayedCall[] = [];
+  for (const call of verifierCase.tool_calls) {
+    const argumentsText = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+    let args: unknown;
+    try {
+      args = JSON.parse(argumentsText);
+    } catch (error) {
+      // As simple_agent: arguments that are not JSON never reach the tool; the model is told so.
+      played.push({ name: call.name, argumentsText, output: JSON.stringify({ error: `Invalid tool call arguments: ${(error as Error).message}` }), status: undefined });
+      continue;
+    }
+    const answer = await client.post(instance, `/${encodeURIComponent(call.name)}`, { json: args, cookies });
+    cookies = { ...cookies, ...answer.cookies };
+    played.push({ name: call.name, argumentsText, output: answer.text, status: answer.status });
+  }
+  return played;
+}
+
+/** A NeMo Gym Responses `response`: function_call + function_call_output per call, then the assistant's message. */
+export function caseResponse(row: Row, played: { name: string; argumentsText: string; output: string }[], outputText: string, caseIndex: number): Row {
+  const params = (row.responses_create_params ?? {}) as Row;
+  const output: Row[] = [];
+  played.forEach((call, i) => {
+    const callId = `call_env_test_${caseIndex}_${i + 1}`;
+    output.push({ type: "function_call", id: `fc_env_test_${caseIndex}_${i + 1}`, call_id: callId, name: call.name, arguments: call.argumentsText, status: "completed" });
+    output.push({ type: "function_call_output", call_id: callId, output: call.output });
+  });
+  output.push({ id: `msg_env_test_${caseIndex}`, type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: outputText, annotations: [] }] });
+  return {
+    id: `resp_env_test_${caseIndex}`,
+    created_at: 0,
+    model: typeof params.model === "string" ? params.model : "gym-env-test",
+    object: "response",
+    output,
+    parallel_tool_calls: typeof params.parallel_tool_calls === "boolean" ? params.parallel_tool_calls : true,
+    tool_choice: params.tool_choice ?? "auto",
+    tools: Array.isArray(params.tools) ? params.tools : [],
+  };
+}
+
+export interface CasesOutcome {
+  problems: string[];
+  notes: string[];
+}
+
+export async function runVerifierCases(options: { client: ServerClient; instance: string; cases: ParsedCases["cases"]; shownFile: string; callDeadlineMs: number }): Promise<CasesOutcome> {
+  const { client, instance, shownFile } = options;
+  const outcome: CasesOutcome = { problems: [], notes: [] };
+  const label = (lineNumber: number, verifierCase: VerifierCase) => `${shownFile}:${lineNumber} (${verifierCase.case})`;
+
+  const rollouts: InputLine[] = [];
+  const inputs: InputLine[] = [];
+  const labels: string[] = [];
+  for (const [index, { lineNumber, verifierCase }] of options.cases.entries()) {
+    const played = await playToolCalls(client, instance, verifierCase);
+    if (typeof played === "string") {
+      outcome.problems.push(`${label(lineNumber, verifierCase)}: ${played}`);
+      continue;
+    }
+    if (verifierCase.case !== "malformed") {
+      played.forEach((call, i) => {
+        if (call.status !== undefined && call.status >= 400) outcome.notes.push(`${label(lineNumber, verifierCase)}: tool call ${i + 1} '${call.name}' answered ${call.status} (${call.output.slice(0, 160)})`);
+      });
+    }
+    // The row keeps its own fields; the indices only pair the rollout with its input for reverify.
+    const row: Row = { ...verifierCase.row, _ng_task_index: index, _ng_rollout_index: 0 };
+    const response = caseResponse(verifierCase.row, played, verifierCase.output_text, index);
+    inputs.push({ lineNumber, text: "", row });
+    rollouts.push({ lineNumber, text: "", row: { ...row, response, reward: verifierCase.expected_reward } });
+    labels.push(label(lineNumber, verifierCase));
+  }
+  if (rollouts.length === 0) return outcome;
+
+  const report = await reverifyRollouts({
+    client,
+    rollouts,
+    inputs,
+    resourcesServerFor: () => instance,
+    concurrency: 1,
+    callDeadlineMs: options.callDeadlineMs,
+    tolerance: 1e-9,
+  });
+  report.outcomes.forEach((result, i) => {
+    const expected = rollouts[i]!.row.reward;
+    if (result.failure) outcome.problems.push(`${labels[i]}: expected reward ${expected}, but ${result.failure.message.split("\n")[0]!.slice(0, 400)}`);
+    else if (!result.rewardEqual) outcome.problems.push(`${labels[i]}: expected reward ${expected}, /verify returned ${result.line!.reward}`);
+    if (result.toolOutputsDifferent > 0) {
+      outcome.notes.push(`${labels[i]}: ${result.toolOutputsDifferent} tool call(s) answered differently on a second fresh session: the environment is not deterministic, so this reward may not be either`);
+    }
+  });
+  return outcome;
+}

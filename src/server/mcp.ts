@@ -1,0 +1,94 @@
+// An environment's tools over MCP (Streamable HTTP) at POST /mcp, bound to the caller's Gym session: the
+// request's session cookie names the per-rollout state a tool call runs against, exactly as POST /<tool>
+// does, so a change made over MCP is what /verify sees. The transport is stateless (no MCP session): each
+// HTTP request gets its own MCP server whose tools are closed over that request's Gym session id.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { PROJECT_ROOT } from "../config/index.ts";
+import { stringifyWire } from "../protocol/wire-json.ts";
+import { HttpError, pythonStyleRepr, RequestValidationError, validationErrorFromZod } from "./errors.ts";
+import { sessionCookieCodec } from "./session-cookie.ts";
+import type { FunctionToolDefinition } from "./tool-schema.ts";
+
+export interface McpTool extends FunctionToolDefinition {
+  /** The zod schema POST /<tool> validates with; `parameters` is its JSON Schema, as GET /tools serves it. */
+  input: z.ZodType;
+}
+
+export interface McpOptions {
+  /** Announced to MCP clients as the server's name (the instance name). */
+  serverName: string;
+  /** `<ClassName>___<instance>`: the Gym session cookie, re-set on every /mcp answer as on every other route. */
+  sessionCookieName: string;
+  tools: McpTool[];
+  /** Runs a tool with validated arguments against the state of a session (the same function the tool routes use). */
+  runTool(name: string, args: unknown, sessionId: string): Promise<unknown>;
+}
+
+let packageVersion: string | undefined;
+const version = () => (packageVersion ??= JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version as string);
+
+export function registerMcp(app: FastifyInstance, options: McpOptions): void {
+  const codec = sessionCookieCodec(options.sessionCookieName);
+  const byName = new Map(options.tools.map((t) => [t.name, t]));
+  // The JSON Schemas GET /tools serves, unchanged: an MCP client sees what a Gym agent sees.
+  const listed = options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as { type: "object"; [key: string]: unknown } }));
+
+  const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+  async function callTool(name: string, args: Record<string, unknown> | undefined, sessionId: string): Promise<CallToolResult> {
+    const t = byName.get(name);
+    if (!t) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    const body = args ?? {};
+    // Same schema, same FastAPI-shaped 422 detail as POST /<tool>, as the tool's error text.
+    const parsed = t.input.safeParse(body, { reportInput: true });
+    if (!parsed.success) return errorResult(stringifyWire({ detail: validationErrorFromZod(parsed.error, body).detail }));
+    let output: unknown;
+    try {
+      output = await options.runTool(name, parsed.data, sessionId);
+    } catch (error) {
+      if (error instanceof RequestValidationError || error instanceof HttpError) return errorResult(stringifyWire({ detail: error.detail }));
+      process.stderr.write(`[${options.sessionCookieName}] MCP tools/call ${name} failed: ${(error as Error)?.stack ?? error}\n`);
+      return errorResult(pythonStyleRepr(error));
+    }
+    // The text is byte for byte what POST /<tool> answers; objects are also given as structured content.
+    const text = typeof output === "string" ? output : stringifyWire(output, { encoding: "json" });
+    const structured = output !== null && typeof output === "object" && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {};
+    return { content: [{ type: "text", text }], ...structured };
+  }
+
+  function mcpServerFor(sessionId: string): McpServer {
+    const mcp = new McpServer({ name: options.serverName, version: version() }, { capabilities: { tools: {} } });
+    // Handlers on the protocol server itself: registerTool would list the SDK's own JSON Schema rendering.
+    mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    mcp.server.setRequestHandler(CallToolRequestSchema, (call) => callTool(call.params.name, call.params.arguments, sessionId));
+    return mcp;
+  }
+
+  // GET /mcp (a standalone SSE stream) is a 405 from the base app's not-found handler: nothing is pushed.
+  app.post("/mcp", async (request, reply) => {
+    const mcp = mcpServerFor(request.sessionId);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.setHeader("set-cookie", codec.setCookieHeader(request.sessionId));
+    reply.raw.on("close", () => {
+      void transport.close();
+      void mcp.close();
+    });
+    try {
+      await mcp.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      process.stderr.write(`[${options.sessionCookieName}] POST /mcp failed: ${(error as Error)?.stack ?? error}\n`);
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { "content-type": "application/json" });
+        reply.raw.end(JSON.stringify({ jsonrpc: "2.0", error: { code: ErrorCode.InternalError, message: "Internal server error" }, id: null }));
+      }
+    }
+  });
+}
