@@ -92,9 +92,11 @@ export class TrialService {
     this.dispatcher = dispatcher;
     this.fingerprintKey = await this.options.store.fingerprintKey();
     for (const record of await this.options.store.nonTerminal()) {
-      if (record.phase === "active" && record.status === "queued") await dispatcher.enqueue(record.env_key, record.request_id);
+      // Registered before the restart but not now: nothing here can run or clean it, so it ends (see reconcileOrphan).
+      const registered = this.options.adapters.has(record.env_key);
+      if (registered && record.phase === "active" && record.status === "queued") await dispatcher.enqueue(record.env_key, record.request_id);
       // A shared store's orphans arrive through the stalled job; a single process's are all here.
-      else if (this.options.store.backend === "sqlite") void this.reconcileOrphan(record.request_id);
+      else if (!registered || this.options.store.backend === "sqlite") void this.reconcileOrphan(record.request_id);
     }
     const interval = this.options.settings.leaseScanIntervalS * 1000;
     this.janitorTimer = setInterval(() => void this.janitor(), interval);
@@ -269,8 +271,12 @@ export class TrialService {
     await this.cancel(requestId, "gateway_restarted");
     const record = await this.options.store.get(requestId);
     if (!record || record.phase !== "cancelling") return;
-    if (record.status === "queued") return this.finalizeCancelled(requestId, record.cause ?? "gateway_restarted", { confirmed: true });
-    await this.cleanUp(requestId, this.adapterFor(record).handleFor(record.rollout_id));
+    const cause = record.cause ?? "gateway_restarted";
+    if (record.status === "queued") return this.finalizeCancelled(requestId, cause, { confirmed: true });
+    const adapter = this.options.adapters.get(record.env_key);
+    // Its environment is no longer registered: there are no cleanup URLs to prove anything with.
+    if (!adapter) return this.finalizeCancelled(requestId, cause, { confirmed: false, code: "cleanup_unverified" });
+    await this.cleanUp(requestId, adapter.handleFor(record.rollout_id));
   }
 
   private async cleanUp(requestId: string, handle: RunHandle): Promise<void> {

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { startFakeAgent, trialPayload, type FakeAgent } from "./fake-gym.ts";
-import { gatewayEnv, spawnGateway, type GatewayProcess } from "./harness.ts";
+import { registration, startFakeAgent, trialPayload, type FakeAgent } from "./fake-gym.ts";
+import { gatewayEnv, spawnGateway, startTestGateway, type GatewayProcess } from "./harness.ts";
 import type { TrialSnapshot } from "../../src/gateway/types.ts";
 
 const REDIS_URL = process.env.NEMO_GYM_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -94,6 +94,34 @@ test("a gateway stopped with SIGTERM ends its running trials as service_shutdown
   } finally {
     await gateway?.kill("SIGTERM");
     await gateway?.client.close();
+    await agent.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a restart whose registrations no longer include a trial's environment still starts, and ends that trial", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gateway-state-"));
+  const agent = await startFakeAgent();
+  const state = join(dir, "trials.sqlite");
+  let gateway = await startTestGateway(gatewayEnv(agent.url, { NEMO_GYM_GATEWAY_STATE: state }, { max_concurrency: 1 }));
+  try {
+    await gateway.post("/v1/trials", trialPayload());
+    await agent.waitForRuns(1);
+    const queued = trialPayload();
+    assert.equal((await gateway.post("/v1/trials", queued)).json<TrialSnapshot>().status, "queued");
+    await gateway.close();
+    await gateway.client.close();
+    // The deployment now registers another environment only.
+    gateway = await startTestGateway({
+      ...gatewayEnv(agent.url, { NEMO_GYM_GATEWAY_STATE: state }),
+      NEMO_GYM_GATEWAY_ENVIRONMENTS_JSON: JSON.stringify({ "other-v1": { ...registration(agent.url), environment: "other" } }),
+    });
+    const snapshot = await gateway.terminal(queued.request_id);
+    assert.deepEqual([snapshot.status, snapshot.error], ["aborted", { code: "gateway_restarted" }]);
+    assert.equal(agent.runs.length, 1, "the queued trial never ran");
+  } finally {
+    await gateway.close();
+    await gateway.client.close();
     await agent.close();
     rmSync(dir, { recursive: true, force: true });
   }
