@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import pino from "pino";
+import { Redis } from "ioredis";
 import { HttpClient } from "../src/client/http-client.ts";
 import { startGateway } from "../src/gateway/gateway.ts";
 import { loadGatewaySettings } from "../src/gateway/settings.ts";
@@ -114,7 +115,8 @@ async function callbackHop(client: HttpClient): Promise<CallbackHop> {
 
 async function lifecycle(client: HttpClient, backend: string, state: string, trials: number, concurrency: number): Promise<LifecycleRow> {
   const agent = await startAgent();
-  const gateway = await startGateway({ settings: settingsFor(agent.url, state), logger: pino({ level: "silent" }), namespace: `bench-${randomBytes(4).toString("hex")}` });
+  const namespace = `bench-${randomBytes(4).toString("hex")}`;
+  const gateway = await startGateway({ settings: settingsFor(agent.url, state), logger: pino({ level: "silent" }), namespace });
   const latencies: number[] = [];
   try {
     let next = 0;
@@ -140,6 +142,20 @@ async function lifecycle(client: HttpClient, backend: string, state: string, tri
   } finally {
     await gateway.close();
     await agent.close();
+    if (state.startsWith("redis")) await dropNamespace(state, namespace);
+  }
+}
+
+/** The run's trials and BullMQ queues, so a benchmark leaves the shared Redis as it found it. */
+async function dropNamespace(url: string, namespace: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    for (const pattern of [`ng:gw:${namespace}:*`, `ng-gw-${namespace}:*`]) {
+      const keys = await redis.keys(pattern);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+  } finally {
+    redis.disconnect();
   }
 }
 
