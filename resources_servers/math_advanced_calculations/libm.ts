@@ -83,31 +83,21 @@ function correctlyRounded(approximate: (precision: number) => [bigint, number, b
 
 // ---- constants, cached at the largest precision asked for ----
 
-/** atan(1/k) · 2^bits. */
-function atanInverse(k: bigint, bits: number): bigint {
+/** atan(1/k) · 2^bits (alternating series) or atanh(1/k) · 2^bits: Σ (±1)^i / ((2i+1)·k^(2i+1)). */
+function inverseTangentSeries(k: bigint, bits: number, alternating: boolean): bigint {
   const one = 1n << BigInt(bits);
   const k2 = k * k;
   let power = one / k;
   let sum = power;
   for (let i = 1n; power !== 0n; i++) {
     power /= k2;
-    sum += (i & 1n ? -power : power) / (2n * i + 1n);
+    sum += (alternating && i & 1n ? -power : power) / (2n * i + 1n);
   }
   return sum;
 }
 
-/** atanh(1/k) · 2^bits. */
-function atanhInverse(k: bigint, bits: number): bigint {
-  const one = 1n << BigInt(bits);
-  const k2 = k * k;
-  let power = one / k;
-  let sum = power;
-  for (let i = 1n; power !== 0n; i++) {
-    power /= k2;
-    sum += power / (2n * i + 1n);
-  }
-  return sum;
-}
+const atanInverse = (k: bigint, bits: number) => inverseTangentSeries(k, bits, true);
+const atanhInverse = (k: bigint, bits: number) => inverseTangentSeries(k, bits, false);
 
 function cachedConstant(compute: (bits: number) => bigint): (bits: number) => bigint {
   let cachedBits = 0;

@@ -11,6 +11,7 @@ import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import calendar from "../app.ts";
 import { gradeAssistantResponse } from "../grading.ts";
+import { parityLine } from "../../../tests/helpers/reference-rows.ts";
 
 const rollouts = sharedDataFile("calendar/data/example_rollouts.jsonl");
 const dataset = sharedDataFile("calendar/data/example.jsonl");
@@ -29,7 +30,7 @@ test("NeMo Gym's recorded rollouts re-verify to every stored reward and extra fi
   // The rollout lines lack exp_cal_state; reverify finds each one's dataset row by its prompt.
   const inputs: InputLine[] = readJsonl(dataset.path!);
   const report = await reverifyRollouts({ client: graph.client, rollouts: readJsonl(rollouts.path!), inputs, resourcesServerFor: () => "calendar", concurrency: 1 });
-  const table = report.outcomes.map((o) => `line ${o.lineNumber}: stored ${String(o.storedReward)} → ours ${String(o.line?.reward)}; fields different [${o.differentFields.join(", ")}]${o.failure ? `; ${o.failure.failureClass}: ${o.failure.message}` : ""}`);
+  const table = report.outcomes.map(parityLine);
   for (const line of table) t.diagnostic(line);
   assert.equal(report.outcomes.length, 5);
   for (const outcome of report.outcomes) {

@@ -12,6 +12,7 @@ import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import calculator from "../app.ts";
 import { pythonJsonLoads } from "../../../src/verifiers/python-json.ts";
+import { parityLine } from "../../../tests/helpers/reference-rows.ts";
 
 const rollouts = sharedDataFile("math_advanced_calculations/data/example_rollouts.jsonl");
 const reference = sharedDataFile("math_advanced_calculations/parity/reference_verify.jsonl");
@@ -35,7 +36,7 @@ test("NeMo Gym's recorded rollouts re-verify to every stored reward, extra field
   const inputs: InputLine[] = readJsonl(reference.path!).map((line) => ({ ...line, row: referenceRow(line.row) }));
   const stored = readJsonl(rollouts.path!);
   const report = await reverifyRollouts({ client: graph.client, rollouts: stored, inputs, resourcesServerFor: () => "math_advanced_calculations", concurrency: 1 });
-  const table = report.outcomes.map((o) => `line ${o.lineNumber}: stored ${String(o.storedReward)} → ours ${String(o.line?.reward)}; tool calls replayed ${o.toolCallsReplayed}, outputs different ${o.toolOutputsDifferent}; fields different [${o.differentFields.join(", ")}]${o.failure ? `; ${o.failure.failureClass}: ${o.failure.message}` : ""}`);
+  const table = report.outcomes.map(parityLine);
   for (const line of table) t.diagnostic(line);
   assert.equal(report.outcomes.length, 5);
   for (const outcome of report.outcomes) {

@@ -10,11 +10,12 @@ import { join } from "node:path";
 import { loadGlobalConfig } from "../../../src/config/index.ts";
 import { collectRollouts } from "../../../src/rollouts/collect.ts";
 import { readJsonl } from "../../../src/rollouts/jsonl.ts";
-import { formatReverifyReport, reverifyRollouts, type ReverifyOutcome } from "../../../src/rollouts/reverify.ts";
+import { formatReverifyReport, reverifyRollouts } from "../../../src/rollouts/reverify.ts";
 import { startInProcess, type InProcessGraph } from "../../../src/testing/in-process.ts";
 import { readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
 import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
+import { parityTable } from "../../../tests/helpers/reference-rows.ts";
 
 const ENV = "single_step_tool_use_with_argument_comparison";
 const SERVER = `${ENV}_resources_server`;
@@ -25,10 +26,7 @@ const reference = sharedDataFile(`${ENV}/parity/reference_verify.jsonl`);
 const skip = rollouts.skip || dataset.skip;
 
 /** One line per row: stored → ours, and what differs (or why the row failed). */
-const table = (outcomes: ReverifyOutcome[]) =>
-  outcomes
-    .map((o) => `line ${o.lineNumber}: stored ${o.storedReward} → ours ${o.line?.reward ?? "-"}${o.failure ? `, ${o.failure.failureClass}: ${o.failure.message}` : ""}${o.differentFields.length ? `, different: ${o.differentFields.join(", ")}` : ""}`)
-    .join("\n");
+const table = parityTable;
 
 let graph: InProcessGraph | undefined;
 before(async () => {

@@ -15,6 +15,7 @@ import { formatReverifyReport, reverifyRollouts, type ReverifyReport } from "../
 import { startInProcess, type InProcessGraph } from "../../../src/testing/in-process.ts";
 import { readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
+import { parityTable } from "../../../tests/helpers/reference-rows.ts";
 
 const config = join(import.meta.dirname, "../configs/xlam_fc.yaml");
 const rollouts = sharedDataFile("xlam_fc/data/example_rollouts.jsonl");
@@ -25,9 +26,7 @@ const EXTRA_FIELDS = ["num_expected", "num_predicted", "num_correct", "predicted
 
 /** One line per row: stored → ours, and what differs (or why the row failed). */
 const details = (report: ReverifyReport) =>
-  report.outcomes
-    .map((o) => `line ${o.lineNumber}: stored ${o.storedReward} → ours ${o.line?.reward ?? "-"}${o.failure ? `, ${o.failure.failureClass}: ${o.failure.message}` : ""}${o.differentFields.length ? `, different: ${o.differentFields.join(", ")}` : ""}`)
-    .join("\n") + `\n\n${formatReverifyReport(report)}`;
+  `${parityTable(report.outcomes)}\n\n${formatReverifyReport(report)}`;
 
 function assertFullParity(report: ReverifyReport) {
   assert.equal(report.rows, 5, details(report));
