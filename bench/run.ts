@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { collectionBench, formatCollection } from "./collection.ts";
 import { formatModelProxy, modelProxyBench } from "./model-proxy.ts";
 import { formatGateway, gatewayBench } from "./gateway.ts";
+import { formatVerify, verifyBench } from "./verify.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -27,6 +28,13 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
     async run() {
       const result = await gatewayBench();
       return { result, text: formatGateway(result) };
+    },
+  },
+  verify: {
+    title: "Verify latency per answer-verification environment (verify() alone, and POST /verify over loopback)",
+    async run() {
+      const result = await verifyBench();
+      return { result, text: formatVerify(result) };
     },
   },
 };

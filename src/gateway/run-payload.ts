@@ -1,6 +1,7 @@
 // The two translations at the Gym boundary: a trial becomes a NeMo Gym `/run` row, and a `/run` reply
 // becomes the gateway's result (reward, completed/truncated, metrics). Pure functions; no I/O.
 import { isJsonObject, type JsonObject, type JsonValue, type TrialRequest, type TrialReward } from "./types.ts";
+import { pythonTruthy } from "../rollouts/python.ts";
 
 export { isJsonObject };
 
@@ -18,13 +19,6 @@ const COPIED_FLAGS = ["resolved", "patch_exists", "agent_error_kind", "agent_tim
 /** Metadata keys consumed into responses_create_params rather than sent as row fields. */
 const CONSUMED_METADATA_KEYS = new Set(["responses_create_params", "tools", "parallel_tool_calls", "developer_message"]);
 
-
-/** Python truthiness: the reference decides `truncated` and `developer_message` this way. */
-function pythonTruthy(value: unknown): boolean {
-  if (Array.isArray(value) || typeof value === "string") return value.length > 0;
-  if (isJsonObject(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
-}
 
 /** `"<task>-<rollout>"`: the agent rebuilds this id from the two indices, so the split is on the last `-`. */
 export function splitRolloutId(rolloutId: string): { taskIndex: string; rolloutIndex: string } {

@@ -3,7 +3,7 @@ import { pythonStr as pythonStrOfValue } from "../verifiers/python-values.ts";
 
 /** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false. */
 export function pythonTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === "" || Number.isNaN(value)) return false;
+  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === "object") return Object.keys(value).length > 0;
   return true;

@@ -137,17 +137,21 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * A stored row with its null `responses_create_params` fields dropped: older NeMo Gym versions dumped unset
+ * fields as null (`tool_choice: null`), which today's strict schema would refuse.
+ */
+export function withoutNullParams<T extends { responses_create_params?: unknown }>(row: T): T {
+  const params = row.responses_create_params;
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return row;
+  return { ...row, responses_create_params: Object.fromEntries(Object.entries(params).filter(([, value]) => value !== null)) };
+}
+
 /** The original row of a rollout, or why there is none. */
 function inputRowFor(stored: Row, inputs: InputIndex | undefined): Row | string {
   if (!inputs) {
-    // Rebuilt from the line: everything but the verify output's own reward and response. Null params are
-    // dropped: they are unset fields as older NeMo Gym versions dumped them (`tool_choice: null`), which
-    // today's strict schema would refuse.
+    // Rebuilt from the line: everything but the verify output's own reward and response.
     const { response: _response, reward: _reward, ...row } = stored;
-    const params = row.responses_create_params;
-    if (params !== null && typeof params === "object" && !Array.isArray(params)) {
-      row.responses_create_params = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== null));
-    }
     return row;
   }
   const key = rowKey(stored._ng_task_index, stored._ng_rollout_index);
@@ -207,7 +211,7 @@ async function reverifyOne(options: ReverifyOptions, inputs: InputIndex | undefi
     } catch (error) {
       throw new RowFailure("no_resources_server", (error as Error).message);
     }
-    const row: Row = { ...input, _ng_task_index: taskIndex, _ng_rollout_index: rolloutIndex };
+    const row = withoutNullParams<Row>({ ...input, _ng_task_index: taskIndex, _ng_rollout_index: rolloutIndex });
     if (agentRef !== undefined) row.agent_ref = agentRef;
     const result = await rescore(options, outcome, row, line.response);
     compare(outcome, line, result, options.tolerance ?? 1e-9);

@@ -211,7 +211,8 @@ function intEqualsFloat(integer: bigint, float: number): boolean {
   return Number.isInteger(float) && BigInt(float) === integer;
 }
 
-const asNumber = (value: PyValue): bigint | number | undefined =>
+/** A bool, int or float as the number Python compares it as (True is 1); undefined for any other value. */
+export const asNumber = (value: PyValue): bigint | number | undefined =>
   typeof value === "boolean" ? (value ? 1n : 0n) : typeof value === "bigint" || typeof value === "number" ? value : undefined;
 
 /**

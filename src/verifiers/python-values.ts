@@ -1,10 +1,12 @@
 // Python's builtins on the values `pythonJsonLoads` makes, for verifiers that must print, convert and index
-// them the way NeMo Gym's Python does: `repr(float)`, `repr(complex)`, `str()`, `int(str)`, `float()`,
-// `str.strip()` and `d[key]`.
+// them the way NeMo Gym's Python does: `repr(float)`, `repr(complex)`, `str()`, `int(str)`, `float()` and
+// `d[key]` (str methods are in python-str.ts).
 //
 // Values are those of python-json.ts (None → null, int → bigint, float → number, dict → Map). `str()` and
 // `d[key]` also take plain JSON objects, since rows posted to /verify arrive as ordinary JSON.
+import { PYTHON_NUMBER_SPACE_CHARS } from "./python-chars.ts";
 import { pythonTypeName, type PyValue } from "./python-json.ts";
+import { stripWhere } from "./python-str.ts";
 
 /** Python's ValueError; the message is Python's str() of it. */
 export class ValueError extends Error {
@@ -82,18 +84,28 @@ export function pythonStringRepr(text: string): string {
   return quote + body + quote;
 }
 
-const repr = (value: unknown): string => (typeof value === "string" ? pythonStringRepr(value) : pythonStr(value));
+/** A Python value outside the JSON types (datetime.date, datetime.datetime, datetime.time, bytes, set, …). */
+export class PyOpaque {
+  constructor(
+    readonly typeName: string,
+    /** Python's repr of the value (`datetime.date(2024, 1, 15)`). */
+    readonly repr: string,
+  ) {}
+}
 
-/** Python's `str(value)` of a parsed value (a plain JSON object prints as the dict it would be). */
+/** Python's `repr(value)` of a parsed value. */
+export const pythonRepr = (value: unknown): string => (typeof value === "string" ? pythonStringRepr(value) : value instanceof PyOpaque ? value.repr : pythonStr(value));
+
+/** Python's `str(value)` of a parsed value (a plain JSON object prints as the dict it would be; not for a PyOpaque). */
 export function pythonStr(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "number") return floatRepr(value);
   if (typeof value === "string") return value;
-  if (Array.isArray(value)) return `[${value.map(repr).join(", ")}]`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
   const entries = value instanceof Map ? [...value] : Object.entries(value as object);
-  return `{${entries.map(([k, v]) => `${repr(k)}: ${repr(v)}`).join(", ")}}`;
+  return `{${entries.map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
 }
 
 // ---- d[key] ----
@@ -113,23 +125,13 @@ export function pythonGetItem(value: unknown, key: string): unknown {
   throw new TypeError(`'${pythonTypeName((value ?? null) as PyValue)}' object is not subscriptable`);
 }
 
-// ---- strings and numbers from text ----
+// ---- numbers from text ----
 
-/** The characters `str.strip()` / `str.isspace()` treat as whitespace. */
-const PYTHON_WHITESPACE = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
-/** What `int()` and `float()` strip around a number: the same, less the separators \x1c–\x1f. */
-const NUMBER_WHITESPACE = PYTHON_WHITESPACE.replace(/[\x1c-\x1f]/g, "");
-
-function stripChars(text: string, chars: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && chars.includes(text[start]!)) start++;
-  while (end > start && chars.includes(text[end - 1]!)) end--;
-  return text.slice(start, end);
-}
-
-/** `text.strip()`. */
-export const pythonStrip = (text: string): string => stripChars(text, PYTHON_WHITESPACE);
+const NUMBER_SPACE = new RegExp(`^[${PYTHON_NUMBER_SPACE_CHARS}]$`, "u");
+/** What `int()` and `float()` strip around a number. */
+const stripNumber = (text: string): string => stripWhere(text, (ch) => NUMBER_SPACE.test(ch));
+// CPython refuses longer decimal strings (sys.get_int_max_str_digits()).
+const INT_MAX_STR_DIGITS = 4300;
 
 /** The value of a Unicode decimal digit: its offset in the run of ten it belongs to. */
 function digitValue(ch: string): number {
@@ -139,19 +141,21 @@ function digitValue(ch: string): number {
   return offset % 10;
 }
 
-/** Unicode decimal digits as ASCII ones, as Python reads them in int() and float(). */
-const asciiDigits = (text: string): string => text.replace(/\p{Nd}/gu, (ch) => String(digitValue(ch)));
+/** Unicode decimal digits as ASCII ones, as Python reads them in int(), float() and Decimal(). */
+export const asciiDigits = (text: string): string => text.replace(/\p{Nd}/gu, (ch) => String(digitValue(ch)));
 
-/** Python's `int(text)`: whitespace around, a sign, Unicode digits with single `_` between them. */
-export function pythonInt(text: unknown): number {
+/** Python's `int(text)` of any size: whitespace around, a sign, Unicode digits with single `_` between them. */
+export function pythonIntBig(text: unknown): bigint {
   if (typeof text !== "string") throw new TypeError("int() argument must be a string");
-  const body = stripChars(text, NUMBER_WHITESPACE);
+  const body = stripNumber(text);
   if (!/^[+-]?\p{Nd}(?:_?\p{Nd})*$/u.test(body)) throw new ValueError(`invalid literal for int() with base 10: ${pythonStringRepr(text)}`);
-  const negative = body.startsWith("-");
-  let value = 0;
-  for (const ch of body.replace(/^[+-]/, "").replace(/_/g, "")) value = value * 10 + digitValue(ch);
-  return negative ? -value : value;
+  const digits = asciiDigits(body.replace(/^[+-]/, "").replace(/_/g, ""));
+  if (digits.length > INT_MAX_STR_DIGITS) throw new ValueError(`Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits.length} digits; use sys.set_int_max_str_digits() to increase the limit`);
+  return body.startsWith("-") ? -BigInt(digits) : BigInt(digits);
 }
+
+/** Python's `int(text)` as a double (exact up to 2^53, then the nearest double). */
+export const pythonInt = (text: unknown): number => Number(pythonIntBig(text));
 
 const DIGITS = "[0-9](?:_?[0-9])*";
 const FLOAT_TEXT = new RegExp(`^[+-]?(?:inf|infinity|nan|(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?)$`, "i");
@@ -166,7 +170,7 @@ export function pythonFloat(value: unknown): number {
     return float;
   }
   if (typeof value === "string") {
-    const body = asciiDigits(stripChars(value, NUMBER_WHITESPACE));
+    const body = asciiDigits(stripNumber(value));
     if (!FLOAT_TEXT.test(body)) throw new ValueError(`could not convert string to float: ${pythonStringRepr(value)}`);
     const lower = body.toLowerCase().replace(/^\+/, "");
     if (/^-?inf(inity)?$/.test(lower)) return lower.startsWith("-") ? -Infinity : Infinity;

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { ResponseOutputItem } from "../protocol/index.ts";
 import { isPyDict, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, type PyValue } from "./python-json.ts";
+import { splitWhitespace } from "./python-str.ts";
 
 // ---- actions: the same shape on both sides of a comparison ----
 
@@ -265,15 +266,11 @@ export function compareArgumentValues(expected: PyValue, actual: PyValue, config
   return equal ? { match: true } : { match: false, category: StepRewardCategory.ARGUMENT_VALUE_DIFFERENT };
 }
 
-// Python's str.split() separators (str.isspace): ASCII whitespace, \x1c-\x1f, NEL, NBSP and the Unicode spaces.
-const PYTHON_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /** `Counter(text.strip().lower().split())`. */
 export function wordCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const word of text.toLowerCase().split(PYTHON_WHITESPACE)) {
-    if (word !== "") counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
+  for (const word of splitWhitespace(text.toLowerCase())) counts.set(word, (counts.get(word) ?? 0) + 1);
   return counts;
 }
 

@@ -2,7 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { pythonJsonLoads } from "../../src/verifiers/python-json.ts";
-import { complexRepr, floatRepr, OverflowError, pythonFloat, pythonGetItem, pythonInt, pythonStr, pythonStringRepr, pythonStrip, ValueError } from "../../src/verifiers/python-values.ts";
+import { pythonStrip } from "../../src/verifiers/python-str.ts";
+import { asciiDigits, complexRepr, floatRepr, OverflowError, pythonFloat, pythonGetItem, pythonInt, pythonIntBig, pythonStr, pythonStringRepr, ValueError } from "../../src/verifiers/python-values.ts";
 
 describe("python values", () => {
   test("repr(float): shortest round-trip digits, exponent form outside 1e-4 ≤ |x| < 1e16", () => {
@@ -42,6 +43,17 @@ describe("python values", () => {
       assert.throws(() => pythonInt(bad), (error: Error) => error instanceof ValueError && error.message === `invalid literal for int() with base 10: ${pythonStringRepr(bad)}`);
       assert.throws(() => pythonFloat(bad), (error: Error) => error instanceof ValueError && error.message === `could not convert string to float: ${pythonStringRepr(bad)}`);
     }
+  });
+
+  test("int() of any size: exact past 2^53, Unicode digits, the 4300-digit limit, and repr() in the message (reasoning-gym's and structured's copies printed the text raw, and structured's stripped \\x1c and \\ufeff)", () => {
+    assert.equal(pythonIntBig(" 9007199254740993\n"), 9007199254740993n);
+    assert.equal(pythonIntBig("-١_٢"), -12n);
+    assert.equal(pythonInt("9007199254740993"), 9007199254740992);
+    assert.equal(asciiDigits("𝟙٣x"), "13x");
+    assert.equal(pythonIntBig("1".repeat(4300)), BigInt("1".repeat(4300)));
+    assert.throws(() => pythonIntBig("1".repeat(4301)), { name: "ValueError", message: "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit" });
+    assert.throws(() => pythonIntBig("a\tb"), { name: "ValueError", message: "invalid literal for int() with base 10: 'a\\tb'" });
+    for (const bad of ["\ufeff5", "\x1c5", "1__0", "_1", "1_", "", "+"]) assert.throws(() => pythonIntBig(bad), ValueError, JSON.stringify(bad));
   });
 
   test("float() of text reads Python's grammar (the calculator's copy read Rust's: no '1_0.', no Unicode digits)", () => {

@@ -2,43 +2,31 @@
 // recorded rollouts re-verified with their dataset rows, and its reference verify requests.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readJsonl, type InputLine } from "../../../src/rollouts/jsonl.ts";
-import { reverifyRollouts } from "../../../src/rollouts/reverify.ts";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
 import { readRows } from "../../../tests/helpers/environment-checks.ts";
+import { startServers } from "../../../tests/helpers/servers.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
+import { parityLine } from "../../../tests/helpers/reference-rows.ts";
+import { assertParity, assertReferenceSet, reverifyStored } from "../../../tests/helpers/parity.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import calendar from "../app.ts";
 import { gradeAssistantResponse } from "../grading.ts";
-import { parityLine } from "../../../tests/helpers/reference-rows.ts";
 
 const rollouts = sharedDataFile("calendar/data/example_rollouts.jsonl");
 const dataset = sharedDataFile("calendar/data/example.jsonl");
 const reference = sharedDataFile("calendar/parity/reference_verify.jsonl");
 
 let graph: InProcessGraph;
-const client = http();
 
 before(async () => (graph = await startServers({ calendar: [calendar] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+after(() => graph.close());
 
 test("NeMo Gym's recorded rollouts re-verify to every stored reward and extra field", { skip: rollouts.skip || dataset.skip }, async (t) => {
   // The rollout lines lack exp_cal_state; reverify finds each one's dataset row by its prompt.
-  const inputs: InputLine[] = readJsonl(dataset.path!);
-  const report = await reverifyRollouts({ client: graph.client, rollouts: readJsonl(rollouts.path!), inputs, resourcesServerFor: () => "calendar", concurrency: 1 });
-  const table = report.outcomes.map(parityLine);
-  for (const line of table) t.diagnostic(line);
-  assert.equal(report.outcomes.length, 5);
-  for (const outcome of report.outcomes) {
-    assert.equal(outcome.failure, undefined, table[outcome.lineNumber - 1]);
-    assert.ok(outcome.rewardEqual, table[outcome.lineNumber - 1]);
-    assert.deepEqual(outcome.differentFields, [], table[outcome.lineNumber - 1]);
-    assert.deepEqual(Object.keys(outcome.line!).filter((k) => !k.startsWith("_ng_")), ["responses_create_params", "response", "reward"]);
-  }
+  const report = await reverifyStored(graph, { rollouts: rollouts.path!, inputs: dataset.path!, server: "calendar", verifyOnly: false, concurrency: 1 });
+  for (const outcome of report.outcomes) t.diagnostic(parityLine(outcome));
+  // NeMo Gym's verify response carries no field beyond params, response and reward.
+  assertParity(report, { rows: 5, extraFields: [] });
+  for (const outcome of report.outcomes) assert.deepEqual(Object.keys(outcome.line!).filter((k) => !k.startsWith("_ng_")), ["responses_create_params", "response", "reward"]);
   assert.deepEqual(
     report.outcomes.map((o) => o.line!.reward),
     readRows(rollouts.path!).map((r) => r.reward),
@@ -46,14 +34,13 @@ test("NeMo Gym's recorded rollouts re-verify to every stored reward and extra fi
 });
 
 test("NeMo Gym's reference verify requests give the expected reward and extra fields", { skip: reference.skip }, async (t) => {
-  const lines = readRows(reference.path!);
-  for (const [i, { expected_reward, expected_extra, ...request }] of lines.entries()) {
-    const verified = await client.request(`${graph.url("calendar")}/verify`, { method: "POST", json: withoutNullParams(request) });
-    const result = verified.json<Record<string, unknown>>();
-    assert.equal(result.reward, expected_reward, `line ${i + 1}`);
-    for (const [key, value] of Object.entries(expected_extra ?? {})) assert.deepEqual(result[key], value, `line ${i + 1}: ${key}`);
+  await assertReferenceSet(graph, "calendar", reference.path!, {
+    lines: 5,
+    extraFields: [],
     // Why each scored as it did (NeMo Gym computes the reason too, and drops it).
-    const text = request.response.output.at(-1).content[0].text;
-    t.diagnostic(`line ${i + 1}: reward ${String(result.reward)} (${gradeAssistantResponse(text, request.exp_cal_state)[1]})`);
-  }
+    alsoCheck: (result, { request, lineNumber }) => {
+      const text = request.response.output.at(-1).content[0].text;
+      t.diagnostic(`line ${lineNumber}: reward ${String(result.reward)} (${gradeAssistantResponse(text, request.exp_cal_state)[1]})`);
+    },
+  });
 });

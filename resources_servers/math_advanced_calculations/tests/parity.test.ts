@@ -3,16 +3,14 @@
 // which CPython computed with the same deliberately wrong tools.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readJsonl, type InputLine } from "../../../src/rollouts/jsonl.ts";
-import { reverifyRollouts } from "../../../src/rollouts/reverify.ts";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
 import { readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
+import { parityLine } from "../../../tests/helpers/reference-rows.ts";
+import { assertParity, referenceLines, referenceRowsAsInputs, reverifyStored } from "../../../tests/helpers/parity.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import calculator from "../app.ts";
 import { pythonJsonLoads } from "../../../src/verifiers/python-json.ts";
-import { parityLine } from "../../../tests/helpers/reference-rows.ts";
 
 const rollouts = sharedDataFile("math_advanced_calculations/data/example_rollouts.jsonl");
 const reference = sharedDataFile("math_advanced_calculations/parity/reference_verify.jsonl");
@@ -28,44 +26,34 @@ after(async () => {
   await client.close();
 });
 
-/** A reference line as the dataset row it was: without the expected_* fields and the response. */
-const referenceRow = ({ expected_reward: _r, expected_extra: _e, response: _response, ...row }: Record<string, any>) => withoutNullParams(row);
-
 test("NeMo Gym's recorded rollouts re-verify to every stored reward, extra field and tool output", { skip: rollouts.skip || reference.skip }, async (t) => {
   // The rollout lines lack the dataset fields (ground_truth, id, …); the reference set joined them back by prompt.
-  const inputs: InputLine[] = readJsonl(reference.path!).map((line) => ({ ...line, row: referenceRow(line.row) }));
-  const stored = readJsonl(rollouts.path!);
-  const report = await reverifyRollouts({ client: graph.client, rollouts: stored, inputs, resourcesServerFor: () => "math_advanced_calculations", concurrency: 1 });
-  const table = report.outcomes.map(parityLine);
-  for (const line of table) t.diagnostic(line);
-  assert.equal(report.outcomes.length, 5);
+  const report = await reverifyStored(graph, { rollouts: rollouts.path!, inputs: referenceRowsAsInputs(reference.path!), server: "math_advanced_calculations", verifyOnly: false, concurrency: 1 });
+  for (const outcome of report.outcomes) t.diagnostic(parityLine(outcome));
+  // NeMo Gym's verify response carries no field beyond params, response and reward.
+  assertParity(report, { rows: 5, extraFields: [] });
   for (const outcome of report.outcomes) {
-    assert.equal(outcome.failure, undefined, table[outcome.lineNumber - 1]);
-    assert.ok(outcome.rewardEqual, table[outcome.lineNumber - 1]);
-    assert.deepEqual(outcome.differentFields, [], table[outcome.lineNumber - 1]);
     assert.ok(outcome.toolCallsReplayed > 0);
-    assert.equal(outcome.toolOutputsDifferent, 0, table[outcome.lineNumber - 1]);
-    // NeMo Gym's verify response carries no field beyond params, response and reward.
+    assert.equal(outcome.toolOutputsDifferent, 0, parityLine(outcome));
     assert.deepEqual(Object.keys(outcome.line!).filter((k) => !k.startsWith("_ng_")), ["responses_create_params", "response", "reward"]);
   }
 });
 
 test("NeMo Gym's reference verify requests give the expected reward and extra fields; their tool calls give the stored outputs", { skip: reference.skip }, async () => {
-  const lines = readRows(reference.path!);
+  const lines = referenceLines(reference.path!);
   assert.equal(lines.length, 10);
-  for (const [i, line] of lines.entries()) {
-    const { expected_reward, expected_extra } = line;
-    let cookies = (await post("/seed_session", referenceRow(line))).cookies;
-    const outputs = new Map<string, string>(line.response.output.filter((o: any) => o.type === "function_call_output").map((o: any) => [o.call_id, o.output]));
-    for (const item of line.response.output.filter((o: any) => o.type === "function_call")) {
+  for (const { lineNumber, request, expectedReward, expectedExtra } of lines) {
+    const { response, ...row } = request;
+    let cookies = (await post("/seed_session", row)).cookies;
+    const outputs = new Map<string, string>(response.output.filter((o: any) => o.type === "function_call_output").map((o: any) => [o.call_id, o.output]));
+    for (const item of response.output.filter((o: any) => o.type === "function_call")) {
       const answer = await post(`/${item.name}`, JSON.parse(item.arguments), cookies);
       cookies = { ...cookies, ...answer.cookies };
-      assert.deepEqual(pythonJsonLoads(answer.text), pythonJsonLoads(outputs.get(item.call_id)!), `line ${i + 1}: ${item.name} ${item.arguments}`);
+      assert.deepEqual(pythonJsonLoads(answer.text), pythonJsonLoads(outputs.get(item.call_id)!), `line ${lineNumber}: ${item.name} ${item.arguments}`);
     }
-    const { expected_reward: _r, expected_extra: _e, ...request } = line;
-    const verified = (await post("/verify", withoutNullParams(request), cookies)).json<Record<string, unknown>>();
-    assert.equal(verified.reward, expected_reward, `line ${i + 1}`);
-    for (const [key, value] of Object.entries(expected_extra ?? {})) assert.deepEqual(verified[key], value, `line ${i + 1}: ${key}`);
+    const verified = (await post("/verify", request, cookies)).json<Record<string, unknown>>();
+    assert.equal(verified.reward, expectedReward, `line ${lineNumber}`);
+    for (const [key, value] of Object.entries(expectedExtra)) assert.deepEqual(verified[key], value, `line ${lineNumber}: ${key}`);
   }
 });
 

@@ -1,0 +1,39 @@
+// Multiple-choice QA: the model's final letter against `expected_answer`. A row's
+// `template_metadata.output_regex` is tried first; otherwise the grading mode decides how the letter is read
+// (default: one upper-case option letter in the last `\boxed{}`). The instance's `grading_mode`, when set,
+// overrides the row's — it is also the only way to reach `lenient_answer_colon_md`.
+import { z } from "zod";
+import { resourcesServer } from "../../src/server/index.ts";
+import { responseOutputText } from "../../src/protocol/index.ts";
+import { pythonStrip } from "../../src/verifiers/python-str.ts";
+import { choiceVerdict, extractMcqaAnswer } from "../../src/verifiers/choice-answer.ts";
+import { choiceMetrics, choiceKeyMetrics } from "./metrics.ts";
+
+const RowGradingMode = z.enum(["strict_single_letter_boxed", "lenient_boxed", "lenient_answer_colon"]);
+export const ConfigGradingMode = z.enum([...RowGradingMode.options, "lenient_answer_colon_md"]);
+
+/** NeMo Gym's MCQARunRequest: the fields verify reads (`uuid` and `metadata` are accepted and ignored). */
+export const ChoiceRowSchema = z.object({
+  uuid: z.string().nullish(),
+  options: z.array(z.record(z.string(), z.string().nullable())).nullish(),
+  expected_answer: z.string().nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  grading_mode: RowGradingMode.default("strict_single_letter_boxed"),
+  template_metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export default resourcesServer({
+  name: "MCQAResourcesServer",
+  config: z.looseObject({ grading_mode: ConfigGradingMode.nullish() }),
+  tools: {},
+  verify: {
+    input: ChoiceRowSchema,
+    run(_state, { response, options, expected_answer, grading_mode, template_metadata }, { config }) {
+      const text = pythonStrip(responseOutputText(response));
+      const extracted = text === "" ? undefined : extractMcqaAnswer({ text, options, gradingMode: config.grading_mode ?? grading_mode, templateMetadata: template_metadata });
+      return choiceVerdict(extracted, expected_answer);
+    },
+  },
+  computeMetrics: choiceMetrics,
+  keyMetrics: choiceKeyMetrics,
+});

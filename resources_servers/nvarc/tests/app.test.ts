@@ -1,0 +1,160 @@
+// nvarc's verify over real HTTP: the fields NeMo Gym answers with, the transductive reading (thinking removed,
+// digit rows), how the mode is chosen (row over instance), the inductive refusal while there is no sandbox, the
+// request model, and the authored data and verifier cases. The grid reading itself is pinned rule by rule in
+// tests/verifiers/arc-grid.test.ts.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
+import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
+import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import nvarc, { INDUCTIVE_NEEDS_SANDBOX } from "../app.ts";
+
+const dataDir = join(import.meta.dirname, "../data");
+const rows = readRows(join(dataDir, "example.jsonl"));
+
+let graph: InProcessGraph;
+const client = http();
+before(async () => (graph = await startServers({ nvarc: [nvarc, { agent_mode: "transductive" }], nvarc_inductive: [nvarc, { agent_mode: "inductive", python_timeout_seconds: 30 }], nvarc_default: [nvarc] })));
+after(async () => {
+  await graph.close();
+  await client.close();
+});
+
+type Item = Record<string, unknown>;
+const message = (...texts: string[]): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: texts.map((text) => ({ type: "output_text", text, annotations: [] })) });
+const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
+const params = { input: [{ role: "user", content: "Solve the puzzle." }] };
+const EXPECTED = [[1, 0], [0, 1]];
+const PROGRAM = "The diagonal stays.\n```python\ndef transform(grid):\n    return grid\n```";
+
+const verify = (fields: Record<string, unknown>, output: Item[], server = "nvarc") =>
+  client.request(`${graph.url(server)}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output), expected_output: EXPECTED, ...fields } });
+async function score(text: string, fields: Record<string, unknown> = {}, server = "nvarc") {
+  const answer = await verify(fields, [message(text)], server);
+  assert.equal(answer.status, 200, answer.text);
+  const { reward, predicted_output, extraction_successful, exact_match, agent_mode } = answer.json<Record<string, unknown>>();
+  return { reward, predicted_output, extraction_successful, exact_match, agent_mode };
+}
+const result = (reward: number, predicted_output: unknown, agent_mode = "transductive") => ({ reward, predicted_output, extraction_successful: predicted_output !== null, exact_match: reward === 1, agent_mode });
+
+describe("the verify response", () => {
+  test("has NeMo Gym's fields in order: reward, expected_output, predicted_output, extraction_successful, exact_match, agent_mode", async () => {
+    const answer = await verify({ problem_id: "p", task_id: "t", train: [], test_input: [[0]], agent_mode: "transductive", variant: "transductive" }, [message("\\boxed{1 0\n0 1}")]);
+    const body = answer.json<Record<string, unknown>>();
+    assert.deepEqual(Object.keys(body), ["responses_create_params", "response", "reward", "expected_output", "predicted_output", "extraction_successful", "exact_match", "agent_mode"]);
+    assert.match(answer.text, /"reward":1\.0,"expected_output":\[\[1,0\],\[0,1\]\],"predicted_output":\[\[1,0\],\[0,1\]\],"extraction_successful":true,"exact_match":true,"agent_mode":"transductive"\}$/);
+  });
+});
+
+describe("transductive", () => {
+  test("the right digit rows score 1; wrong ones 0 (still extracted); unreadable ones 0 with no grid", async () => {
+    assert.deepEqual(await score("\\boxed{\n1 0\n0 1\n}"), result(1, EXPECTED));
+    assert.deepEqual(await score("\\boxed{0 1\n1 0}"), result(0, [[0, 1], [1, 0]]));
+    assert.deepEqual(await score("\\boxed{1 0\n0}"), result(0, null), "ragged rows");
+  });
+
+  test("a JSON grid is not the expected format: compact it vanishes, with spaces it becomes one row", async () => {
+    assert.deepEqual(await score("\\boxed{[[1,0],[0,1]]}"), result(0, null));
+    assert.deepEqual(await score("\\boxed{[[1, 0], [0, 1]]}"), result(0, [[1, 0, 0, 1]]));
+  });
+
+  test("<think> blocks are removed before reading, so a boxed draft inside one does not count", async () => {
+    assert.deepEqual(await score("<think>\\boxed{0 0\n0 0}</think>\\boxed{1 0\n0 1}"), result(1, EXPECTED));
+  });
+
+  test("assistant messages are joined with newlines, so two messages can make two rows", async () => {
+    const answer = await verify({}, [message("1 0"), message("0 1")]);
+    assert.equal(answer.json<any>().reward, 1);
+  });
+});
+
+describe("the mode", () => {
+  test("the row's agent_mode wins over the instance's; an empty or null one falls back to it", async () => {
+    assert.equal((await score("\\boxed{1 0\n0 1}", { agent_mode: "transductive" }, "nvarc_inductive")).reward, 1);
+    assert.equal((await verify({ agent_mode: "" }, [message(PROGRAM)], "nvarc_inductive")).status, 501);
+    assert.equal((await verify({ agent_mode: null }, [message(PROGRAM)], "nvarc_inductive")).status, 501);
+    assert.equal((await verify({ agent_mode: "inductive" }, [message(PROGRAM)])).status, 501);
+  });
+
+  test("an instance without agent_mode is transductive", async () => {
+    assert.deepEqual(await score("\\boxed{1 0\n0 1}", {}, "nvarc_default"), result(1, EXPECTED));
+  });
+
+  test("any mode other than 'inductive' reads digit rows, and is echoed as given", async () => {
+    assert.deepEqual(await score("\\boxed{1 0\n0 1}", { agent_mode: "Inductive" }), result(1, EXPECTED, "Inductive"));
+  });
+});
+
+describe("inductive (no sandbox yet)", () => {
+  test("an answer with a program is refused with a 501 saying the sandbox is missing, whatever the program", async () => {
+    for (const text of [PROGRAM, "```\ndef transform(g): return g\n```", "def transform(grid):\n    return [[1, 0], [0, 1]]"]) {
+      const answer = await verify({ agent_mode: "inductive" }, [message(text)]);
+      assert.equal(answer.status, 501, text);
+      assert.deepEqual(answer.json(), { detail: INDUCTIVE_NEEDS_SANDBOX });
+    }
+    assert.match(INDUCTIVE_NEEDS_SANDBOX, /sandbox/);
+  });
+
+  test("an answer without a program scores 0, as in NeMo Gym: nothing would have run", async () => {
+    assert.deepEqual(await score("It mirrors the grid. \\boxed{1 0\n0 1}", { agent_mode: "inductive" }), result(0, null, "inductive"));
+  });
+
+  test("a program only inside <think> is no program", async () => {
+    assert.deepEqual(await score("<think>```python\ndef transform(g): return g\n```</think>I give up.", {}, "nvarc_inductive"), result(0, null, "inductive"));
+  });
+});
+
+describe("the request", () => {
+  test("expected_output defaults to [], which no grid equals", async () => {
+    const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { responses_create_params: params, response: response([message("\\boxed{1}")]) } });
+    assert.deepEqual(answer.json<any>().expected_output, []);
+    assert.equal(answer.json<any>().reward, 0);
+  });
+
+  test("expected_output is read as pydantic's List[List[int]]: integer strings and bools become ints", async () => {
+    const answer = await verify({ expected_output: [["1", false], [0, "1"]] }, [message("\\boxed{1 0\n0 1}")]);
+    assert.equal(answer.json<any>().reward, 1);
+    assert.deepEqual(answer.json<any>().expected_output, EXPECTED);
+  });
+
+  test("dataset fields of the wrong type are a 422 naming the field", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ expected_output: [[0.5]] }, "expected_output"],
+      [{ test_input: [["x"]] }, "test_input"],
+      [{ train: "none" }, "train"],
+      [{ task_id: 1 }, "task_id"],
+      [{ agent_mode: 1 }, "agent_mode"],
+    ];
+    for (const [fields, field] of cases) {
+      const answer = await verify(fields, [message("\\boxed{1}")]);
+      assert.equal(answer.status, 422, JSON.stringify(fields));
+      assert.equal(answer.json<any>().detail[0].loc[1], field, answer.text);
+    }
+  });
+});
+
+describe("data", () => {
+  test("the example rows are 5 valid /run requests: the transductive ones score 1 with their expected rows", async () => {
+    assert.equal(rows.length, 5);
+    assertRowsAreRunRequests(rows);
+    const modes = rows.map((row) => row.agent_mode);
+    assert.deepEqual(modes, ["transductive", "transductive", "transductive", "inductive", "inductive"]);
+    for (const row of rows.filter((r) => r.agent_mode === "transductive")) {
+      const text = `\\boxed{${row.expected_output.map((r: number[]) => r.join(" ")).join("\n")}}`;
+      const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { ...row, response: response([message(text)]) } });
+      assert.equal(answer.json<any>().reward, 1, row.task_id);
+    }
+  });
+
+  test("every verifier case scores its expected reward", async () => {
+    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
+    assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(["full_reward", "zero_reward", "malformed"]));
+    for (const verifierCase of cases) {
+      const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.json<any>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
+    }
+  });
+});

@@ -1,0 +1,517 @@
+// Normalised LaTeX → expression tree: the grammar latex2sympy2_extended accepts for answers (numbers, \frac,
+// \sqrt[n]{}, powers, implicit products, functions, |x|, n!, percent, degrees, sets, intervals, tuples,
+// relations and chains, ±, matrices). Anything else throws, and math-verify then keeps only the string.
+import { spend } from "./budget.ts";
+import { approxValue, toNumber } from "./numeric.ts";
+import {
+  add, constant, divide, finiteSet, fn, HALF, integer, mul, neg, numberFromString, percentOf, pow, rational, relation, symbol,
+  type Expr, type RelationOp,
+} from "./expr.ts";
+
+export class LatexParseError extends Error {}
+
+type Token =
+  | { type: "number"; text: string }
+  | { type: "letter"; text: string }
+  | { type: "command"; text: string }
+  | { type: "punct"; text: string };
+
+const SPACING = new Set(["\\,", "\\;", "\\:", "\\quad", "\\qquad", "\\ ", "\\>", "\\enspace", "\\thinspace"]);
+const UNICODE: Record<string, string> = { "−": "-", "×": "\\times", "÷": "\\div", "·": "\\cdot", "π": "\\pi", "∞": "\\infty", "≤": "\\le", "≥": "\\ge", "≠": "\\ne", "√": "\\sqrt", "°": "\\circ", "±": "\\pm" };
+
+function tokenize(latex: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < latex.length) {
+    spend();
+    const c = latex[i]!;
+    if (/\s|~/.test(c)) {
+      i++;
+      continue;
+    }
+    if (UNICODE[c]) {
+      tokens.push({ type: "command", text: UNICODE[c] });
+      i++;
+      continue;
+    }
+    if (/[0-9.]/.test(c)) {
+      const match = /^(?:\d+(?:\.\d*)?|\.\d+)/.exec(latex.slice(i, i + 10_000));
+      if (!match) throw new LatexParseError(`stray '.' at ${i}`);
+      tokens.push({ type: "number", text: match[0] });
+      i += match[0].length;
+      continue;
+    }
+    const pair = latex.slice(i, i + 2);
+    if (ASCII_RELATIONS[pair]) {
+      tokens.push({ type: "command", text: ASCII_RELATIONS[pair] });
+      i += 2;
+      continue;
+    }
+    if (c === "\\") {
+      // "\quadx" is "\quad" then "x" (spacing commands glue onto the next letter in model output).
+      const spacing = /^\\q?quad/.exec(latex.slice(i, i + 6));
+      if (spacing) {
+        i += spacing[0].length;
+        continue;
+      }
+      const match = /^\\(?:[a-zA-Z]+|.)/.exec(latex.slice(i, i + 64));
+      if (!match) throw new LatexParseError("trailing backslash");
+      i += match[0].length;
+      if (SPACING.has(match[0])) continue;
+      // After normalisation "\\left(" leaves "\(": latex2sympy reads it as a parenthesis.
+      if (ESCAPED_BRACKETS[match[0]]) {
+        tokens.push({ type: "punct", text: ESCAPED_BRACKETS[match[0]] });
+        continue;
+      }
+      tokens.push({ type: "command", text: match[0] });
+      continue;
+    }
+    if (/[a-zA-Z]/.test(c)) tokens.push({ type: "letter", text: c });
+    else tokens.push({ type: "punct", text: c });
+    i++;
+  }
+  return tokens;
+}
+
+const ASCII_RELATIONS: Record<string, string> = { ">=": "\\ge", "<=": "\\le", "!=": "\\ne" };
+const ESCAPED_BRACKETS: Record<string, string> = { "\\(": "(", "\\)": ")", "\\[": "[", "\\]": "]" };
+
+const RELATIONS: Record<string, RelationOp | "approx"> = {
+  "\\approx": "approx",
+  "=": "=", "<": "<", ">": ">", "\\le": "<=", "\\leq": "<=", "\\leqslant": "<=", "\\ge": ">=", "\\geq": ">=", "\\geqslant": ">=",
+  "\\lt": "<", "\\gt": ">", "\\ne": "!=", "\\neq": "!=", "\\in": "=",
+};
+const FUNCTIONS: Record<string, string> = {
+  "\\sin": "sin", "\\cos": "cos", "\\tan": "tan", "\\cot": "cot", "\\sec": "sec", "\\csc": "csc", "\\arcsin": "asin", "\\arccos": "acos",
+  "\\arctan": "atan", "\\sinh": "sinh", "\\cosh": "cosh", "\\tanh": "tanh", "\\ln": "log", "\\log": "log", "\\exp": "exp",
+  "\\lfloor": "floor", "\\lceil": "ceiling",
+};
+const GREEK = new Set(["alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega"]);
+const MULTIPLY = new Set(["*", "\\cdot", "\\times", "\\ast"]);
+const DIVIDE = new Set(["/", "\\div"]);
+const MATRICES = new Set(["matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "array", "smallmatrix"]);
+
+/** latex2sympy's thousands-separated number: the whole answer is `1,234,567(.89)`. */
+const COMMA_NUMBER = /^\s*-?\d{1,3}(,\d{3})+(\.\d+)?\s*$/;
+
+class Parser {
+  private pos = 0;
+  constructor(private readonly tokens: Token[]) {}
+
+  private peek(offset = 0): Token | undefined {
+    return this.tokens[this.pos + offset];
+  }
+  private is(text: string, offset = 0): boolean {
+    return this.peek(offset)?.text === text;
+  }
+  private take(): Token {
+    const token = this.tokens[this.pos++];
+    if (!token) throw new LatexParseError("unexpected end of input");
+    spend();
+    return token;
+  }
+  private expect(text: string): void {
+    const token = this.take();
+    if (token.text !== text) throw new LatexParseError(`expected '${text}', found '${token.text}'`);
+  }
+  get done(): boolean {
+    return this.pos >= this.tokens.length;
+  }
+
+  /** The whole answer: comma/semicolon separated elements make a set; ± makes two values. */
+  parseMath(): Expr {
+    const elements = this.parseElements();
+    if (!this.done) throw new LatexParseError(`unexpected '${this.peek()!.text}'`);
+    const values = elements.flat();
+    if (elements.length === 1 && values.length === 1) return values[0]!;
+    return finiteSet(values);
+  }
+
+  private parseElements(): Expr[][] {
+    const elements = [this.parseElement()];
+    while (this.is(",") || this.is(";")) {
+      this.take();
+      elements.push(this.parseElement());
+    }
+    return elements;
+  }
+
+  /** One element; `a \pm b` stands for both a+b and a-b. */
+  private parseElement(): Expr[] {
+    if (this.is("\\pm")) {
+      this.take();
+      const value = this.parseRelation();
+      return [neg(value), value];
+    }
+    const left = this.parseRelation();
+    if (this.is("\\pm") || this.is("\\mp")) {
+      const sign = this.take().text;
+      const right = this.parseRelation();
+      const both = [add(left, right), add(left, neg(right))];
+      return sign === "\\pm" ? both : both.reverse();
+    }
+    return [left];
+  }
+
+  /** Relations chain left to right (`a = b = c` → Eq(a, b) ∧ Eq(b, c)); `≈` keeps the exact side. */
+  private parseRelation(): Expr {
+    let result = this.parseSetOperation();
+    while (this.peek() && RELATIONS[this.peek()!.text]) {
+      const op = RELATIONS[this.take().text]!;
+      const right = this.parseSetOperation();
+      if (op === "approx") {
+        // "x ≈ 3.2" is the value; "2/3 ≈ 0.67" is what was approximated.
+        if (onlySymbols(result)) result = right;
+        continue;
+      }
+      const left = result.kind === "relation" ? result.rhs : result.kind === "and" ? (result.args.at(-1) as { rhs: Expr }).rhs : result;
+      const next = relation(op, left, right);
+      result = result.kind === "relation" ? { kind: "and", args: [result, next] } : result.kind === "and" ? { kind: "and", args: [...result.args, next] } : next;
+    }
+    return result;
+  }
+
+  private parseSetOperation(): Expr {
+    let left = this.parseAdditive();
+    while (this.is("\\cup") || this.is("\\cap") || this.is("\\setminus")) {
+      const op = this.take().text;
+      const right = this.parseAdditive();
+      left = fn(op === "\\cup" ? "Union" : op === "\\cap" ? "Intersection" : "Complement", left, right);
+    }
+    return left;
+  }
+
+  private parseAdditive(): Expr {
+    const terms = [this.parseMultiplicative()];
+    while (this.is("+") || this.is("-")) {
+      const sign = this.take().text;
+      const term = this.parseMultiplicative();
+      terms.push(sign === "-" ? neg(term) : term);
+    }
+    return terms.length === 1 ? terms[0]! : { kind: "add", args: terms };
+  }
+
+  private parseMultiplicative(): Expr {
+    let left = this.parseUnary();
+    for (;;) {
+      const token = this.peek();
+      if (!token) return left;
+      if (MULTIPLY.has(token.text)) {
+        this.take();
+        left = mul(left, this.parseUnary());
+      } else if (DIVIDE.has(token.text)) {
+        this.take();
+        left = divide(left, this.parseUnary());
+      } else if (this.startsAtom()) {
+        const isFraction = this.is("\\frac");
+        const right = this.parsePostfix();
+        // "2\frac{1}{2}" is a mixed number: 2 + 1/2.
+        left = left.kind === "integer" && left.value >= 0n && right.kind === "rational" && isFraction ? add(left, right) : mul(left, right);
+      } else return left;
+    }
+  }
+
+  private startsAtom(): boolean {
+    const token = this.peek();
+    if (!token) return false;
+    if (token.type === "number" || token.type === "letter") return true;
+    if (token.type === "punct") return token.text === "(" || token.text === "{";
+    return !RELATIONS[token.text] && !MULTIPLY.has(token.text) && !DIVIDE.has(token.text) && !["\\pm", "\\mp", "\\cup", "\\cap", "\\setminus", "\\}", "\\%", "\\circ", "\\right", "\\end", "\\\\", "\\rfloor", "\\rceil", "\\rangle", "\\rvert", "\\vert", "\\|"].includes(token.text);
+  }
+
+  private parseUnary(): Expr {
+    if (this.is("-")) {
+      this.take();
+      return neg(this.parseUnary());
+    }
+    if (this.is("+")) {
+      this.take();
+      return this.parseUnary();
+    }
+    return this.parsePostfix();
+  }
+
+  private parsePostfix(): Expr {
+    let value = this.parsePower();
+    for (;;) {
+      if (this.is("!")) {
+        this.take();
+        value = fn("factorial", value);
+      } else if (this.is("\\%") || this.is("%")) {
+        this.take();
+        value = percentOf(value);
+      } else if (this.is("\\circ")) {
+        this.take();
+      } else return value;
+    }
+  }
+
+  private parsePower(): Expr {
+    const base = this.parseAtom();
+    if (!this.is("^")) return base;
+    this.take();
+    if (this.is("\\circ")) {
+      this.take();
+      return base;
+    }
+    if (this.is("{") && this.is("\\circ", 1) && this.is("}", 2)) {
+      this.pos += 3;
+      return base;
+    }
+    return pow(base, this.parseScript());
+  }
+
+  /** The argument of ^, _ or a function: a braced group or a single token. */
+  private parseScript(): Expr {
+    if (this.is("{")) return this.parseBraced();
+    const token = this.take();
+    if (token.type === "number") return token.text.length > 1 && !token.text.includes(".") ? integer(BigInt(token.text[0]!)) : numberFromString(token.text);
+    if (token.type === "letter") return letterSymbol(token.text);
+    this.pos--;
+    return this.parseAtom();
+  }
+
+  private parseBraced(): Expr {
+    this.expect("{");
+    const elements = this.parseElements();
+    this.expect("}");
+    const values = elements.flat();
+    return values.length === 1 ? values[0]! : { kind: "set", items: values };
+  }
+
+  private parseAtom(): Expr {
+    const token = this.take();
+    if (token.type === "number") return numberFromString(token.text.endsWith(".") ? token.text.slice(0, -1) : token.text);
+    if (token.type === "letter") return this.withSubscript(token.text);
+    if (token.type === "punct") {
+      if (token.text === "{") {
+        this.pos--;
+        return this.parseBraced();
+      }
+      if (token.text === "(" || token.text === "[") return this.parseBracketed(token.text);
+      if (token.text === "|") {
+        const inner = this.parseAdditive();
+        this.expect("|");
+        return fn("Abs", inner);
+      }
+      throw new LatexParseError(`unexpected '${token.text}'`);
+    }
+    return this.parseCommand(token.text);
+  }
+
+  private withSubscript(name: string): Expr {
+    if (!this.is("_")) return letterSymbol(name);
+    this.take();
+    if (this.is("{")) {
+      const start = this.pos;
+      let depth = 0;
+      do {
+        const t = this.take().text;
+        if (t === "{") depth++;
+        else if (t === "}") depth--;
+      } while (depth > 0);
+      const inner = this.tokens.slice(start + 1, this.pos - 1).map((t) => t.text).join("");
+      return symbol(`${name}_{${inner}}`.toLowerCase());
+    }
+    return symbol(`${name}_${this.take().text}`.toLowerCase());
+  }
+
+  /** `(a, b)`, `[a, b)` … intervals for two bounds, tuples for more, plain grouping for one. */
+  private parseBracketed(open: string): Expr {
+    const elements = this.parseElements();
+    const close = this.take().text;
+    if (close !== ")" && close !== "]") throw new LatexParseError(`unclosed '${open}'`);
+    const values = elements.flat();
+    if (values.length === 1 && elements.length === 1) {
+      if (open === "(" && close === ")") return values[0]!;
+      return values[0]!;
+    }
+    // "(p, q)" of bare variables is a tuple of names (the left side of "(p, q) = (3, 2)").
+    if (values.every((v) => v.kind === "symbol")) return { kind: "tuple", items: values };
+    if (values.length === 2 && elements.length === 2) {
+      const [start, end] = values as [Expr, Expr];
+      const leftOpen = open === "(";
+      const rightOpen = close === ")";
+      if (isEmptyInterval(start, end, leftOpen, rightOpen)) return { kind: "tuple", items: values };
+      return { kind: "interval", start, end, leftOpen, rightOpen };
+    }
+    return { kind: "tuple", items: values };
+  }
+
+  private parseCommand(name: string): Expr {
+    switch (name) {
+      case "\\frac": {
+        const top = this.parseScript();
+        const bottom = this.parseScript();
+        if (top.kind === "integer" && bottom.kind === "integer") return rational(top.value, bottom.value);
+        return divide(top, bottom);
+      }
+      case "\\binom": {
+        const n = this.parseScript();
+        const k = this.parseScript();
+        return fn("binomial", n, k);
+      }
+      case "\\sqrt": {
+        if (this.is("[")) {
+          this.take();
+          const index = this.parseAdditive();
+          this.expect("]");
+          const radicand = this.parseScript();
+          return pow(radicand, index.kind === "integer" ? rational(1n, index.value) : divide(integer(1), index));
+        }
+        return pow(this.parseScript(), HALF);
+      }
+      case "\\pi":
+        return constant("pi");
+      case "\\infty":
+        return constant("oo");
+      case "\\emptyset":
+      case "\\varnothing":
+        return { kind: "set", items: [] };
+      case "\\{": {
+        if (this.is("\\}")) {
+          this.take();
+          return { kind: "set", items: [] };
+        }
+        const elements = this.parseElements();
+        this.expect("\\}");
+        return finiteSet(elements.flat());
+      }
+      case "\\text":
+      case "\\mbox":
+      case "\\operatorname":
+        return this.parseText(name);
+      case "\\lvert":
+      case "\\vert":
+      case "\\|": {
+        const inner = this.parseAdditive();
+        const close = this.take().text;
+        if (!["\\rvert", "\\vert", "\\|"].includes(close)) throw new LatexParseError("unclosed |");
+        return fn("Abs", inner);
+      }
+      case "\\begin":
+        return this.parseMatrix();
+      case "\\exp":
+        return fn("exp", this.parseFunctionArgument());
+    }
+    if (name === "\\lfloor" || name === "\\lceil") {
+      const inner = this.parseAdditive();
+      this.expect(name === "\\lfloor" ? "\\rfloor" : "\\rceil");
+      return fn(FUNCTIONS[name]!, inner);
+    }
+    if (FUNCTIONS[name]) return this.parseFunction(FUNCTIONS[name]!, name);
+    const bare = name.slice(1);
+    if (GREEK.has(bare)) return symbol(bare.toLowerCase());
+    throw new LatexParseError(`unsupported command ${name}`);
+  }
+
+  private parseText(command: string): Expr {
+    this.expect("{");
+    const start = this.pos;
+    let depth = 1;
+    while (depth > 0) {
+      const t = this.take().text;
+      if (t === "{") depth++;
+      else if (t === "}") depth--;
+    }
+    const words = this.tokens.slice(start, this.pos - 1).map((t) => t.text).join("");
+    if (command === "\\operatorname") return this.parseFunction(words, words);
+    if (words === "") throw new LatexParseError("empty \\text{}");
+    if (/^\d+(\.\d+)?$/.test(words)) return numberFromString(words);
+    // "\text{(C)}" is the choice C.
+    return symbol(words.replace(/^\((.+)\)$/, "$1").toLowerCase());
+  }
+
+  /** `\sin x`, `\sin(x)`, `\sin^2 x`, `\log_2 8`. */
+  private parseFunction(name: string, command: string): Expr {
+    let power: Expr | undefined;
+    let base: Expr | undefined;
+    for (let i = 0; i < 2; i++) {
+      if (this.is("^")) {
+        this.take();
+        power = this.parseScript();
+      } else if (this.is("_") && command === "\\log") {
+        this.take();
+        base = this.parseScript();
+      }
+    }
+    const argument = this.parseFunctionArgument();
+    let value = base ? fn("log", argument, base) : command === "\\log" ? fn("log", argument) : fn(name, argument);
+    if (power) value = power.kind === "integer" && power.value === -1n && name !== "log" ? fn(`a${name}`, argument) : pow(value, power);
+    return value;
+  }
+
+  private parseFunctionArgument(): Expr {
+    if (this.is("(")) {
+      this.take();
+      const inner = this.parseAdditive();
+      this.expect(")");
+      return inner;
+    }
+    if (this.is("{")) return this.parseBraced();
+    return this.parsePower();
+  }
+
+  private parseMatrix(): Expr {
+    this.expect("{");
+    let environment = "";
+    while (!this.is("}")) environment += this.take().text;
+    this.take();
+    if (!MATRICES.has(environment)) throw new LatexParseError(`unsupported environment ${environment}`);
+    if (environment === "array" && this.is("{")) while (this.take().text !== "}");
+    const rows: Expr[][] = [[]];
+    for (;;) {
+      if (this.is("\\end")) {
+        this.take();
+        this.expect("{");
+        while (!this.is("}")) this.take();
+        this.take();
+        break;
+      }
+      rows.at(-1)!.push(this.parseAdditive());
+      if (this.is("&")) this.take();
+      else if (this.is("\\\\")) {
+        this.take();
+        if (!this.is("\\end")) rows.push([]);
+      } else if (!this.is("\\end")) throw new LatexParseError("malformed matrix");
+    }
+    const width = rows[0]!.length;
+    if (rows.some((row) => row.length !== width)) throw new LatexParseError("ragged matrix");
+    return { kind: "matrix", rows };
+  }
+}
+
+/** latex2sympy's is_expr_of_only_symbols: a symbol, or symbols combined. */
+const onlySymbols = (e: Expr): boolean => e.kind === "symbol" || ((e.kind === "add" || e.kind === "mul") && e.args.every(onlySymbols));
+
+/** A single letter as latex2sympy reads it: lowercased symbol, `e` Euler's number. */
+function letterSymbol(letter: string): Expr {
+  if (letter === "e") return constant("E");
+  return symbol(letter.toLowerCase());
+}
+
+/** latex2sympy keeps `(a, b)` with b ≤ a (or `[a, b]` with b < a) as a tuple, not an empty interval. */
+function isEmptyInterval(start: Expr, end: Expr, leftOpen: boolean, rightOpen: boolean): boolean {
+  const [a, b] = [approxValue(start), approxValue(end)];
+  if (!a || !b) return false;
+  const [x, y] = [toNumber(a), toNumber(b)];
+  return (leftOpen && rightOpen && y <= x) || (!leftOpen && !rightOpen && y < x);
+}
+
+export function parseLatex(latex: string): Expr {
+  if (COMMA_NUMBER.test(latex)) return numberFromString(latex.replaceAll(",", "").trim());
+  return new Parser(tokenize(latex)).parseMath();
+}
+
+/** math-verify's parse_latex_cached: on failure, retry with the text after the last `=` of a chain. */
+export function parseLatexWithFallback(latex: string): Expr {
+  try {
+    return parseLatex(latex);
+  } catch (error) {
+    if (!latex.includes(",") && !latex.includes(";")) {
+      const parts = latex.split(/(?<![\\<!>])=/);
+      if (parts.length > 2) return parseLatex(parts.at(-1)!);
+    }
+    throw error;
+  }
+}
