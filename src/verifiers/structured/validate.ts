@@ -7,11 +7,19 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import { isPyDict, type PyValue } from "../python-json.ts";
 import { bestMatchMessage } from "./jsonschema-errors.ts";
+import { compilePythonRegex } from "../python-regex.ts";
 import { PyOpaque } from "../python-values.ts";
 import { isDict, type StructuredValue } from "./value.ts";
 
 const Ajv2020 = Ajv2020Module.default;
-const newAjv = () => new Ajv2020({ strict: false, validateFormats: false, allErrors: true, unicodeRegExp: true });
+// jsonschema checks `pattern` and `patternProperties` with Python's `re.search`: `\d` and `\w` are Unicode-wide,
+// `$` matches before a final newline, `\Z` exists. Ajv takes the regex engine as an option.
+const pythonRegExp = Object.assign((pattern: string) => {
+  const compiled = compilePythonRegex(pattern);
+  // Ajv shares compiled patterns by their toString().
+  return { test: (text: string) => compiled.search(text) !== undefined, toString: () => pattern };
+}, { code: "pythonRegExp" });
+const newAjv = () => new Ajv2020({ strict: false, validateFormats: false, allErrors: true, code: { regExp: pythonRegExp } });
 let ajv = newAjv();
 
 export class SchemaValidationError extends Error {

@@ -21,6 +21,14 @@ function failure(schemaText: string, instanceText: string | unknown): string | n
 }
 
 describe("schema validation", () => {
+  test("`pattern` is Python's re.search: Unicode \\d, `$` before a final newline, \\Z", () => {
+    assert.equal(failure('{"type": "string", "pattern": "^\\\\d+\\\\Z"}', '"\\u0661\\u0662"'), null);
+    assert.equal(failure('{"type": "string", "pattern": "^[a-z]+$"}', '"abc\\n"'), null);
+    assert.match(failure('{"type": "string", "pattern": "^[a-z]+\\\\Z"}', '"abc\\n"')!, /^ValidationError: 'abc\\n' does not match/);
+    assert.equal(failure('{"type": "object", "patternProperties": {"^\\\\w+$": {"type": "integer"}}}', '{"h\\u00e9": 1}'), null);
+    assert.match(failure('{"type": "object", "patternProperties": {"^\\\\w+$": {"type": "integer"}}}', '{"h\\u00e9": "x"}')!, /^ValidationError: 'x' is not of type 'integer'/);
+  });
+
   test("a valid instance passes; integral floats are integers, as in jsonschema", () => {
     assert.equal(failure(PERSON, '{"name": "Ann", "age": 3}'), null);
     assert.equal(failure(PERSON, '{"name": "Ann", "age": 3.0}'), null);
