@@ -4,7 +4,8 @@
 // never with a reward — and is retried a bounded number of times; `--resume` continues a killed run.
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { DeadlineExceededError, TransportError, type ServerClient } from "../client/index.ts";
+import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
+import { INNER_STATUS_HEADER } from "../server/errors.ts";
 import { toPythonJson } from "../server/json.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics, type AgentMetricsEntry } from "./aggregate.ts";
 import { sidecarPath } from "./jsonl.ts";
@@ -39,7 +40,7 @@ export interface CollectOptions extends MaterializeOptions {
 }
 
 /** Ours, plus any class an agent reports itself in `_ng_failure_class`. */
-export type FailureClass = "transport" | "timeout" | "agent_error" | "bad_request" | "invalid_result" | (string & {});
+export type FailureClass = "transport" | "timeout" | "agent_error" | "bad_request" | "not_implemented" | "invalid_result" | (string & {});
 
 export interface CollectSummary {
   materializedPath: string;
@@ -76,15 +77,27 @@ interface Failure {
 
 type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
 
+const isClientError = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+/**
+ * A /run that answered an error. A 4xx is the row's fault and final. An agent's 500 that relays an inner server's
+ * 4xx (the environment refused the row) or 501 (it cannot score such a row) is final too: no attempt can change it.
+ */
+function failureOfStatus(answer: HttpResponse): Failure {
+  const message = answer.text.slice(0, 4000);
+  if (isClientError(answer.status)) return { failureClass: "bad_request", status: answer.status, message, terminal: true };
+  const inner = Number(answer.headers[INNER_STATUS_HEADER]);
+  if (answer.status === 500 && isClientError(inner)) return { failureClass: "bad_request", status: answer.status, message: `an inner server answered ${inner}: ${message}`, terminal: true };
+  if (answer.status === 500 && inner === 501) return { failureClass: "not_implemented", status: answer.status, message: `an inner server answered 501: ${message}`, terminal: true };
+  return { failureClass: "agent_error", status: answer.status, message, terminal: false };
+}
+
 async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined): Promise<Outcome> {
   const agent = (row.agent_ref as { name: string }).name;
   try {
     // Transport retries happen here, one attempt at a time, so that each is counted and recorded.
     const answer = await client.post(agent, "/run", { json: row, deadlineMs, maxRetries: 0 });
-    if (!answer.ok) {
-      const terminal = answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429;
-      return { failure: { failureClass: terminal ? "bad_request" : "agent_error", status: answer.status, message: answer.text.slice(0, 4000), terminal } };
-    }
+    if (!answer.ok) return { failure: failureOfStatus(answer) };
     let result: unknown;
     try {
       result = answer.json();

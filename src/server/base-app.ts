@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
-import { HttpError, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "./errors.ts";
+import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "./errors.ts";
 import { ARRAY_ENCODING_HEADER, FLOAT_FIELDS, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 
 declare module "fastify" {
@@ -120,6 +120,9 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     const fastifyStatus = (error as { statusCode?: number }).statusCode;
     if (fastifyStatus === 413 || fastifyStatus === 415) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
     if (error instanceof InnerServerError) {
+      // The body stays NeMo Gym's; the header tells our collector what the inner server said, so a row no attempt
+      // can fix (an environment's 4xx, or a verify it cannot do: 501) fails once instead of being retried.
+      reply.header(INNER_STATUS_HEADER, String(error.statusCode));
       return sendJsonString(reply, 500, `Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`);
     }
     process.stderr.write(`[${options.sessionCookieName}] ${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}\n`);

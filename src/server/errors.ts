@@ -30,6 +30,9 @@ export class HttpError extends Error {
 }
 
 /** A non-2xx answer from another Gym server; becomes NeMo Gym's "Hit an exception … calling an inner server" 500. */
+/** On a 500 caused by an inner server's error answer: that answer's status (our extension; NeMo Gym sends none). */
+export const INNER_STATUS_HEADER = "x-ng-inner-status";
+
 export class InnerServerError extends Error {
   constructor(
     readonly statusCode: number,

@@ -91,6 +91,18 @@ test("failing, hanging, rejected and 5xx rollouts end as typed failures; the res
   assert.match(printed, /Collected 3 of 10 rollouts \(6 failed; \d+ failed attempts retried; 1 not persisted/);
 });
 
+test("an agent's 500 relaying an inner server's 4xx or 501 is final: typed, recorded once, not retried", async () => {
+  const dir = tempDir();
+  const { failures, output } = await collect(dir, writeInput(dir, ["inner_refused", "inner_unsupported", "fail", "ok"]), { maxAttempts: 3 });
+  assert.deepEqual(output.map(key), ["3:0"]);
+  const last = new Map(failures.map((f) => [key(f), f]));
+  assert.deepEqual([last.get("0:0")!._ng_failure_class, last.get("0:0")!._ng_failure_terminal, attemptsSeen.get("0:0")], ["bad_request", true, 1]);
+  assert.deepEqual([last.get("1:0")!._ng_failure_class, last.get("1:0")!._ng_failure_terminal, attemptsSeen.get("1:0")], ["not_implemented", true, 1]);
+  assert.match(String(last.get("1:0")!.error), /^an inner server answered 501: .*cannot be scored here/);
+  assert.deepEqual([last.get("2:0")!._ng_failure_class, attemptsSeen.get("2:0")], ["agent_error", 3], "a plain 500 is still retried");
+  for (const failure of failures) assert.equal("reward" in failure, false);
+});
+
 test("--resume refuses changed inputs or a changed server config, and retries earlier failures up to the limit", async () => {
   const dir = tempDir();
   const input = writeInput(dir, ["ok", { behavior: "flaky", failures: 1 }, "reject", "ok"]);

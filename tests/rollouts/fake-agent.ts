@@ -1,10 +1,10 @@
 // An agent for collection tests whose /run does what each row asks (`behavior`): answer, fail with a 5xx,
 // hang, fail a few times then answer, reject the request, answer without a reward, report its own
-// failure, or ask not to be persisted. It counts the attempts it saw per (task, rollout).
+// failure, ask not to be persisted, or relay an inner server's 422 / 501 as NeMo Gym's inner-server 500. It counts the attempts it saw per (task, rollout).
 import { z } from "zod";
-import { HttpError, responsesApiAgent } from "../../src/server/index.ts";
+import { HttpError, InnerServerError, responsesApiAgent } from "../../src/server/index.ts";
 
-export type Behavior = "ok" | "fail" | "hang" | "flaky" | "reject" | "no_reward" | "report_failure" | "no_persist" | "slow";
+export type Behavior = "ok" | "fail" | "hang" | "flaky" | "reject" | "no_reward" | "report_failure" | "no_persist" | "slow" | "inner_refused" | "inner_unsupported";
 
 export const attemptsSeen = new Map<string, number>();
 
@@ -42,6 +42,10 @@ export const fakeAgent = responsesApiAgent({
         return { _ng_failure_class: "sandbox_crashed", _ng_failure_terminal: true, error: `sandbox of ${key} died` };
       case "no_persist":
         return { _ng_no_persist: true };
+      case "inner_refused":
+        throw new InnerServerError(422, `{"detail":"row ${key} lacks a field"}`, "env/verify");
+      case "inner_unsupported":
+        throw new InnerServerError(501, `{"detail":"row ${key} cannot be scored here"}`, "env/verify");
     }
   },
 });

@@ -61,7 +61,6 @@ test("end to end: replayed through simple_agent, transductive rows score as reco
     inputs: referenceRowsAsInputs(reference.path!).map(({ row }) => row),
     agentName: "nvarc_transductive_simple_agent",
     concurrency: 1,
-    maxAttempts: 1,
     expectedFailures: INDUCTIVE_TASKS.length,
   });
   assert.equal(summary.succeeded, TRANSDUCTIVE_TASKS.length);
@@ -77,8 +76,10 @@ test("end to end: replayed through simple_agent, transductive rows score as reco
   const failures = readRows(summary.failuresPath);
   assert.deepEqual(failures.map((f) => taskOf(inputs[f._ng_task_index]!)).sort(), [...INDUCTIVE_TASKS].sort());
   for (const failure of failures) {
-    // simple_agent relays the 501 as NeMo Gym's inner-server 500, its body quoted as Python bytes.
-    assert.equal(failure._ng_failure_class, "agent_error", JSON.stringify(failure));
+    // simple_agent relays the 501 as NeMo Gym's inner-server 500 (its body quoted as Python bytes) with the inner
+    // status in a header: a final `not_implemented` failure, not retried.
+    assert.equal(failure._ng_failure_class, "not_implemented", JSON.stringify(failure));
+    assert.equal(failure._ng_failure_terminal, true, JSON.stringify(failure));
     assert.equal("reward" in failure, false);
     assert.match(String(failure.error), /calling an inner server: .*no sandbox exists yet, so this row cannot be scored/, JSON.stringify(failure));
   }
