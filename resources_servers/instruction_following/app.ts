@@ -3,9 +3,9 @@
 // instruction is followed, `fraction` the share followed. The verifier fields live under `verifier_metadata`;
 // older rows keep them at the top level and are migrated as NeMo Gym migrates them.
 import { z } from "zod";
-import { resourcesServer } from "../../src/server/index.ts";
+import { HttpError, resourcesServer } from "../../src/server/index.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
-import { checkInstruction } from "../../src/verifiers/instructions/index.ts";
+import { checkInstruction, UNSUPPORTED_INSTRUCTIONS } from "../../src/verifiers/instructions/index.ts";
 
 const VERIFIER_FIELDS = ["instruction_id_list", "prompt", "kwargs", "grading_mode"] as const;
 const REQUIRED_FIELDS = ["instruction_id_list", "prompt", "kwargs"];
@@ -57,6 +57,9 @@ export default resourcesServer({
       const text = finalResponseText(response);
       const ids = items(verifier_metadata.instruction_id_list, "instruction_id_list");
       const kwargsList = items(verifier_metadata.kwargs, "kwargs");
+      // NeMo Gym checks these; scoring them "not followed" here would be a made-up 0, so the row is a typed failure.
+      const unsupported = ids.slice(0, kwargsList.length).filter((id) => UNSUPPORTED_INSTRUCTIONS.includes(id as string));
+      if (unsupported.length > 0) throw new HttpError(501, `instruction(s) ${unsupported.map(String).join(", ")} need langdetect's language profiles, which this port does not have; this row cannot be scored`);
       const followed = ids.slice(0, kwargsList.length).map((id, i) => {
         const result = checkInstruction(id, kwargsList[i], text);
         if (result.error) context.server.log.warn(`Error processing instruction ${String(id)}: ${result.error}`);

@@ -3,12 +3,12 @@
 // (last <answer> tag, else first \boxed{}, else the whole text) and scored by that task's scorer, ported in
 // src/verifiers/reasoning-gym/. The reward is the score, fractional when the task gives partial credit.
 import { z } from "zod";
-import { RequestValidationError, resourcesServer } from "../../src/server/index.ts";
+import { HttpError, RequestValidationError, resourcesServer } from "../../src/server/index.ts";
 import { pythonTruthy } from "../../src/rollouts/python.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
 import { pythonStr, ValueError } from "../../src/verifiers/python-values.ts";
 import { extractAnswer } from "../../src/verifiers/reasoning-gym/answer-extraction.ts";
-import { scorerFor, UnsupportedTaskError, type Scorer } from "../../src/verifiers/reasoning-gym/index.ts";
+import { LIBRARY_TASKS, scorerFor, UnsupportedTaskError, type Scorer } from "../../src/verifiers/reasoning-gym/index.ts";
 
 /** Every output_text of every message, joined with nothing between (a message's content may be a plain string). */
 function responseText(response: NeMoGymResponse): string {
@@ -22,9 +22,9 @@ function responseText(response: NeMoGymResponse): string {
 }
 
 /**
- * The scorer of the row's task. No task name is NeMo Gym's deliberate ValueError (a 500). A task with no scorer
- * here is a 422 naming metadata.source_dataset — NeMo Gym would score it (or, for a name reasoning-gym does not
- * know, score 0.0); a silent 0.0 here would hide a task we cannot score.
+ * The scorer of the row's task. No task name is NeMo Gym's deliberate ValueError (a 500). A reasoning-gym task
+ * without a scorer here is a 501 (NeMo Gym would score it: the row is a typed failure, not a made-up 0.0); a name
+ * reasoning-gym does not know is a 422 naming metadata.source_dataset (NeMo Gym scores it 0.0, hiding the typo).
  */
 function taskScorer(metadata: Record<string, unknown>): { task: string; scorer: Scorer } {
   const task = metadata.source_dataset;
@@ -35,6 +35,7 @@ function taskScorer(metadata: Record<string, unknown>): { task: string; scorer: 
     return { task, scorer: scorerFor(task) };
   } catch (error) {
     if (!(error instanceof UnsupportedTaskError)) throw error;
+    if (LIBRARY_TASKS.has(task)) throw new HttpError(501, error.message);
     throw new RequestValidationError([{ type: "value_error", loc: ["body", "metadata", "source_dataset"], msg: error.message, input: task }]);
   }
 }

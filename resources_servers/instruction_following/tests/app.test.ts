@@ -73,13 +73,26 @@ describe("grading", () => {
 });
 
 describe("failures of one instruction count as not followed", () => {
-  test("an unknown or unsupported id, an unexpected kwarg, a bad relation", async () => {
+  test("an unknown id (NeMo Gym's KeyError), an unexpected kwarg, a bad relation", async () => {
     const body = await verifyText("<<T>>", metadata(
-      ["nope:nothing", "language:response_language", "detectable_format:title", "length_constraints:number_words", "detectable_format:title"],
-      [{}, { language: "en" }, { bogus: 1 }, { num_words: 1, relation: "about" }, null],
+      ["nope:nothing", "detectable_format:title", "length_constraints:number_words", "detectable_format:title"],
+      [{}, { bogus: 1 }, { num_words: 1, relation: "about" }, null],
     ));
-    assert.deepEqual(body.follow_instruction_list, [false, false, false, false, true]);
+    assert.deepEqual(body.follow_instruction_list, [false, false, false, true]);
     assert.equal(body.reward, 0);
+  });
+});
+
+describe("an instruction NeMo Gym checks but this port cannot", () => {
+  test("is a 501 naming it, not a reward: the row is a typed failure", async () => {
+    const answer = await post({ response: response([message("Hello there")]), verifier_metadata: metadata(["detectable_format:title", "language:response_language"], [{}, { language: "en" }]) });
+    assert.equal(answer.status, 501, answer.text);
+    assert.match(answer.text, /language:response_language need langdetect's language profiles/);
+  });
+
+  test("past the end of kwargs it is never checked (zip), so the row scores", async () => {
+    const body = await verifyText("<<T>>", metadata(["detectable_format:title", "language:response_language"], [{}]));
+    assert.deepEqual(body.follow_instruction_list, [true]);
   });
 });
 

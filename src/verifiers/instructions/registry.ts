@@ -1,5 +1,6 @@
 // Instruction id → checker, as verifiable-instructions' INSTRUCTION_DICT maps ids to classes. One line per
-// checker; an id absent here is reported as unsupported (and counts as not followed, as NeMo Gym's KeyError does).
+// checker. An id the library does not have counts as not followed, as NeMo Gym's KeyError does; the ids in
+// UNSUPPORTED_INSTRUCTIONS exist there but not here, and the server refuses to score them.
 import type { Instruction } from "./instruction.ts";
 import { capitalWordFrequency } from "./checkers/change-case.ts";
 import { repeatPrompt, twoResponses } from "./checkers/combination.ts";
