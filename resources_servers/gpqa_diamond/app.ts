@@ -21,6 +21,8 @@ export default resourcesServer({
       return choiceVerdict(extractGpqaAnswer({ text, options, templateMetadata: template_metadata }), expected_answer);
     },
   },
+  // NeMo Gym's gpqa_diamond declares UNKNOWN, overriding mcqa's STATELESS.
+  reverifyMode: "unknown",
   computeMetrics: choiceMetrics,
   keyMetrics: choiceKeyMetrics,
 });

@@ -34,6 +34,8 @@ export default resourcesServer({
       return choiceVerdict(extracted, expected_answer);
     },
   },
+  // verify reads only the request, so NeMo Gym's verify-only reverify may re-score stored rollouts.
+  reverifyMode: "stateless",
   computeMetrics: choiceMetrics,
   keyMetrics: choiceKeyMetrics,
 });

@@ -66,6 +66,11 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
   floatFields?: string[];
   /** A custom store (e.g. Redis); memory by default. */
   sessionStore?: (config: Config) => SessionStore<State>;
+  /**
+   * What `GET /reverify_mode` reports to NeMo Gym's `reverify`, which re-posts stored rollouts to /verify alone and
+   * refuses a server that is not `stateless` (its verify reads nothing but the request). Default `unknown`.
+   */
+  reverifyMode?: ReverifyMode;
   /** Extra routes that are not tools (rare). */
   routes?: (app: FastifyInstance, context: ServerContext<Config>, sessions: SessionStore<State>) => void;
 }
@@ -73,7 +78,10 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
 // /seed_session receives the whole dataset row; only its being an object is checked here.
 const SeedSessionRowSchema = z.record(z.string(), z.unknown());
 
-export const RESERVED_TOOL_NAMES = new Set(["verify", "seed_session", "aggregate_metrics", "mcp", "tools"]);
+export const RESERVED_TOOL_NAMES = new Set(["verify", "seed_session", "aggregate_metrics", "mcp", "tools", "reverify_mode"]);
+
+export const REVERIFY_MODES = ["stateless", "unsupported", "unknown"] as const;
+export type ReverifyMode = (typeof REVERIFY_MODES)[number];
 
 const BaseResourcesServerConfigSchema = z.looseObject({
   host: z.string().nullish(),
@@ -160,6 +168,8 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
       }
 
       app.get("/tools", async () => toolDefinitions);
+      // A JSON string, as FastAPI sends an enum (fastify would send a returned string as text).
+      app.get("/reverify_mode", async (_request, reply) => reply.type("application/json").send(JSON.stringify(spec.reverifyMode ?? "unknown")));
 
       const verifyFloatFields = new Set([...FLOAT_FIELDS, ...(spec.floatFields ?? [])]);
       app.post("/verify", async (request, reply) => {

@@ -182,6 +182,12 @@ test("GET /tools serves the OpenAI function tools generated from the input schem
   assert.deepEqual(tools[1].parameters, { type: "object", properties: {}, required: [], additionalProperties: false });
 });
 
+test("GET /reverify_mode is NeMo Gym's: 'unknown' unless the environment declares it", async () => {
+  const answer = await client.request(`${base}/reverify_mode`);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.text, '"unknown"');
+});
+
 test("/aggregate_metrics requires verify_responses and summarises rewards", async () => {
   assert.equal((await post("/aggregate_metrics", {})).status, 422);
   const answer = await post("/aggregate_metrics", {

@@ -142,6 +142,12 @@ describe("aggregate metrics", () => {
   });
 });
 
+describe("reverify mode", () => {
+  test("mcqa is stateless (NeMo Gym's verify-only reverify may re-score it)", async () => {
+    assert.equal((await client.request(`${graph.url("mcqa")}/reverify_mode`)).json(), "stateless");
+  });
+});
+
 describe("data", () => {
   test("the example rows are valid run requests with options and a gold letter among them", () => {
     for (const file of ["example.jsonl", "example_with_template_metadata.jsonl"]) {
