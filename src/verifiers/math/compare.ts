@@ -4,8 +4,10 @@
 // exact rational equality, then numeric equality (also at random points when variables remain — SymPy's
 // simplify(a - b) == 0 here).
 import { spend } from "./budget.ts";
-import { add, children, constant, freeSymbols, isNumber, mul, neg, structurallyEqual, type Expr } from "./expr.ts";
+import { add, children, freeSymbols, isNumber, mul, neg, onlySymbols, structurallyEqual, type Expr } from "./expr.ts";
 import { approxEqual, approxValue, exactValue, roundedExact, toNumber } from "./numeric.ts";
+import { relationAsSet, unwrapFunctions } from "./as-set.ts";
+import { realSetOf, sameSet } from "./real-sets.ts";
 import type { Candidate } from "./extract.ts";
 import { pythonStrip } from "../python-str.ts";
 
@@ -32,13 +34,6 @@ export function verifyCandidates(gold: Candidate[], predicted: Candidate[]): boo
 const isRelation = (e: Expr) => e.kind === "relation" || (e.kind === "and" && e.args.length > 0 && e.args.every((a) => a.kind === "relation"));
 const isEquation = (e: Expr) =>
   (e.kind === "relation" && e.op === "=") || (e.kind === "and" && e.args.length > 0 && e.args.every((a) => a.kind === "relation" && a.op === "="));
-/** latex2sympy's is_expr_of_only_symbols: symbols combined by anything (also 1/x), no numbers. */
-function onlySymbols(e: Expr): boolean {
-  if (e.kind === "symbol") return true;
-  if (e.kind === "pow" && e.exp.kind === "integer" && e.exp.value === -1n && onlySymbols(e.base)) return true;
-  const parts = children(e);
-  return e.kind !== "interval" && parts.length > 0 && parts.every(onlySymbols);
-}
 const firstRelation = (e: Expr) => (e.kind === "and" ? e.args[0]! : e) as Extract<Expr, { kind: "relation" }>;
 const lastRelation = (e: Expr): Extract<Expr, { kind: "relation" }> => (e.kind === "and" ? lastRelation(e.args.at(-1)!) : (e as Extract<Expr, { kind: "relation" }>));
 /** `x = 1`, or a chain of equations starting with a bare variable. */
@@ -69,7 +64,8 @@ export function expressionsEqual(goldIn: Expr, predIn: Expr): boolean {
   return numericallyEqual(gold, pred) || symbolicallyEqual(gold, pred);
 }
 
-const isSetOrTuple = (e: Expr) => e.kind === "set" || e.kind === "interval" || e.kind === "tuple" || (e.kind === "function" && ["Union", "Intersection", "Complement"].includes(e.name));
+const isSetOperation = (e: Expr) => e.kind === "function" && ["Union", "Intersection", "Complement"].includes(e.name);
+const isSetOrTuple = (e: Expr) => e.kind === "set" || e.kind === "interval" || e.kind === "tuple" || isSetOperation(e);
 
 function relationsEqual(gold: Expr, pred: Expr): boolean {
   if (gold.kind === "and" && pred.kind === "and") return gold.args.length === pred.args.length && gold.args.every((g, i) => relationsEqual(g, pred.args[i]!));
@@ -107,34 +103,6 @@ function sameSolutions(gold: Extract<Expr, { kind: "relation" }>, pred: Extract<
 }
 
 type Interval = Extract<Expr, { kind: "interval" }>;
-const NEG_OO: Expr = neg(constant("oo"));
-
-/** A one-variable inequality (or chain of two) as an interval, `x = c` as {c}; null for anything else. */
-function relationAsSet(e: Expr): Expr | null {
-  const names = freeSymbols(e);
-  if (names.length !== 1) return null;
-  const single = (r: Expr): Expr | null => {
-    if (r.kind !== "relation") return null;
-    const varOnLeft = r.lhs.kind === "symbol" && freeSymbols(r.rhs).length === 0;
-    const varOnRight = r.rhs.kind === "symbol" && freeSymbols(r.lhs).length === 0;
-    if (!varOnLeft && !varOnRight) return null;
-    const bound = varOnLeft ? r.rhs : r.lhs;
-    if (r.op === "=") return { kind: "set", items: [bound] };
-    const flip: Record<string, string> = { "<": ">", ">": "<", "<=": ">=", ">=": "<=" };
-    const op = varOnLeft ? r.op : flip[r.op];
-    if (op === "<" || op === "<=") return { kind: "interval", start: NEG_OO, end: bound, leftOpen: true, rightOpen: op === "<" };
-    if (op === ">" || op === ">=") return { kind: "interval", start: bound, end: constant("oo"), leftOpen: op === ">", rightOpen: true };
-    return null;
-  };
-  if (e.kind === "relation") return single(e);
-  if (e.kind !== "and" || e.args.length !== 2) return null;
-  const [a, b] = e.args.map(single);
-  if (a?.kind !== "interval" || b?.kind !== "interval") return null;
-  const lower = a.start === NEG_OO ? b : a;
-  const upper = a.start === NEG_OO ? a : b;
-  if (lower.start === NEG_OO || upper.start !== NEG_OO) return null;
-  return { kind: "interval", start: lower.start, end: upper.end, leftOpen: lower.leftOpen, rightOpen: upper.rightOpen } satisfies Interval;
-}
 
 /** SymPy always makes an infinite end open. */
 const isInfinite = (e: Expr) => (e.kind === "constant" && e.name === "oo") || (e.kind === "mul" && e.args.length === 2 && e.args[1]!.kind === "constant" && e.args[1]!.name === "oo");
@@ -149,6 +117,11 @@ function setsEqual(gold: Expr, pred: Expr): boolean {
     return leftOpen(a) === leftOpen(b) && rightOpen(a) === rightOpen(b) && expressionsEqual(a.start, b.start) && expressionsEqual(a.end, b.end);
   }
   if (structurallyEqual(a, b)) return true;
+  // SymPy's symmetric_difference(...).is_empty: unions of intervals equal as sets (exact endpoints only).
+  if (isSetOperation(a) || isSetOperation(b)) {
+    const [x, y] = [realSetOf(a), realSetOf(b)];
+    if (x && y && sameSet(x, y)) return true;
+  }
   const elements = (e: Expr) => (e.kind === "set" ? dedupe(e.items) : e.kind === "tuple" ? e.items : null);
   const [aItems, bItems] = [elements(a), elements(b)];
   if (aItems && bItems) {
@@ -271,12 +244,17 @@ function roundedEqual(gold: Expr, pred: Expr): boolean {
   return approxEqual(x, y);
 }
 
+/** Prefix of the sampled stand-in for f(x): no parsed symbol starts with it. */
+const OPAQUE = "\u0000";
+
 const SAMPLE_POINTS = [0.5772156649, 1.3247179572, 2.7182818, 0.9159655942, 1.6180339887, 2.2360679775];
 
 const samplePoint = (names: string[], trial: number) => new Map(names.map((name, i) => [name, SAMPLE_POINTS[(trial + i * 3) % SAMPLE_POINTS.length]! + i * 0.1]));
 
 /** simplify(gold - pred) == 0, decided by evaluating both at fixed pseudo-random points. */
-function symbolicallyEqual(gold: Expr, pred: Expr): boolean {
+function symbolicallyEqual(goldIn: Expr, predIn: Expr): boolean {
+  // An undefined function's value, f(x), is an unknown of its own for simplify.
+  const [gold, pred] = [unwrapFunctions(goldIn, OPAQUE), unwrapFunctions(predIn, OPAQUE)];
   const names = [...new Set([...freeSymbols(gold), ...freeSymbols(pred)])];
   if (names.length === 0) {
     // Constants only (8^{1/3} against 2): simplify settles it; exact values when both have one, else

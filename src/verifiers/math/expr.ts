@@ -167,3 +167,11 @@ function sameMultiset(a: Expr[], b: Expr[]): boolean {
     return true;
   });
 }
+
+/** latex2sympy's is_expr_of_only_symbols: symbols combined by anything (also 1/x), no numbers. */
+export function onlySymbols(e: Expr): boolean {
+  if (e.kind === "symbol") return true;
+  if (e.kind === "pow" && e.exp.kind === "integer" && e.exp.value === -1n && onlySymbols(e.base)) return true;
+  const parts = children(e);
+  return e.kind !== "interval" && parts.length > 0 && parts.every(onlySymbols);
+}

@@ -4,7 +4,7 @@
 import { spend } from "./budget.ts";
 import { approxValue, toNumber } from "./numeric.ts";
 import {
-  add, constant, divide, finiteSet, fn, HALF, integer, mul, neg, numberFromString, percentOf, pow, rational, relation, symbol,
+  add, constant, divide, finiteSet, fn, HALF, integer, mul, neg, numberFromString, onlySymbols, percentOf, pow, rational, relation, symbol,
   type Expr, type RelationOp,
 } from "./expr.ts";
 
@@ -88,7 +88,8 @@ const FUNCTIONS: Record<string, string> = {
 };
 const GREEK = new Set(["alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega"]);
 const MULTIPLY = new Set(["*", "\\cdot", "\\times", "\\ast"]);
-const DIVIDE = new Set(["/", "\\div"]);
+// latex2sympy reads a ratio "7:32" as a division.
+const DIVIDE = new Set(["/", "\\div", ":"]);
 const MATRICES = new Set(["matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "array", "smallmatrix"]);
 
 /** latex2sympy's thousands-separated number: the whole answer is `1,234,567(.89)`. */
@@ -120,20 +121,27 @@ class Parser {
 
   /** The whole answer: comma/semicolon separated elements make a set; ± makes two values. */
   parseMath(): Expr {
-    const elements = this.parseElements();
+    const groups = this.parseGroups();
     if (!this.done) throw new LatexParseError(`unexpected '${this.peek()!.text}'`);
-    const values = elements.flat();
-    if (elements.length === 1 && values.length === 1) return values[0]!;
-    return finiteSet(values);
+    const values = groups.map((group) => group.flat());
+    if (groups.length === 1) return groups[0]!.length === 1 && values[0]!.length === 1 ? values[0]![0]! : finiteSet(values[0]!);
+    if (values.every((group) => group.length === 1)) return finiteSet(values.flat());
+    // "p=5,q=2;p=7,q=2": semicolons separate solutions, each one a tuple (latex2sympy's set of Tuples).
+    return finiteSet(values.map((items): Expr => ({ kind: "tuple", items })));
   }
 
   private parseElements(): Expr[][] {
-    const elements = [this.parseElement()];
+    return this.parseGroups().flat();
+  }
+
+  /** Elements separated by commas, in groups separated by semicolons. */
+  private parseGroups(): Expr[][][] {
+    const groups = [[this.parseElement()]];
     while (this.is(",") || this.is(";")) {
-      this.take();
-      elements.push(this.parseElement());
+      if (this.take().text === ";") groups.push([]);
+      groups.at(-1)!.push(this.parseElement());
     }
-    return elements;
+    return groups;
   }
 
   /** One element; `a \pm b` stands for both a+b and a-b. */
@@ -282,7 +290,7 @@ class Parser {
   private parseAtom(): Expr {
     const token = this.take();
     if (token.type === "number") return numberFromString(token.text.endsWith(".") ? token.text.slice(0, -1) : token.text);
-    if (token.type === "letter") return this.withSubscript(token.text);
+    if (token.type === "letter") return this.appliedFunction(token.text) ?? this.withSubscript(token.text);
     if (token.type === "punct") {
       if (token.text === "{") {
         this.pos--;
@@ -297,6 +305,28 @@ class Parser {
       throw new LatexParseError(`unexpected '${token.text}'`);
     }
     return this.parseCommand(token.text);
+  }
+
+  /**
+   * latex2sympy reads a letter followed by one parenthesised atom, or by a comma-separated list of atoms, as a
+   * function application (`f(x)`, `g(1, y)`), not a product; `f(x+1)` stays `f·(x+1)`.
+   */
+  private appliedFunction(name: string): Expr | null {
+    if (name === "e" || !this.is("(")) return null;
+    const args: Expr[] = [];
+    let offset = 1;
+    for (;;) {
+      const token = this.peek(offset);
+      if (token?.type === "number" || (token?.type === "letter" && token.text !== "e")) args.push(token.type === "number" ? numberFromString(token.text.replace(/\.$/, "")) : letterSymbol(token.text));
+      else if (token?.type === "command" && GREEK.has(token.text.slice(1))) args.push(symbol(token.text.slice(1).toLowerCase()));
+      else return null;
+      const next = this.peek(offset + 1)?.text;
+      offset += 2;
+      if (next === ")") break;
+      if (next !== ",") return null;
+    }
+    for (let i = 0; i < offset; i++) this.take();
+    return fn(name, ...args);
   }
 
   private withSubscript(name: string): Expr {
@@ -481,8 +511,6 @@ class Parser {
   }
 }
 
-/** latex2sympy's is_expr_of_only_symbols: a symbol, or symbols combined. */
-const onlySymbols = (e: Expr): boolean => e.kind === "symbol" || ((e.kind === "add" || e.kind === "mul") && e.args.every(onlySymbols));
 
 /** A single letter as latex2sympy reads it: lowercased symbol, `e` Euler's number. */
 function letterSymbol(letter: string): Expr {
