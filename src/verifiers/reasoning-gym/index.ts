@@ -9,6 +9,13 @@ import { colorCubeRotation, needleHaystack, rectangleCount } from "./tasks/cogni
 import { familyRelationships, pathStar, quantumLock, shortestPath } from "./tasks/graphs.ts";
 import { decimalArithmetic, decimalChainSum, decimalReward, fractionSimplification, gsmSymbolic, numberFormat, powerFunction, primeFactorization } from "./tasks/arithmetic.ts";
 import { circuitLogic, equalIgnoringCaseAndNewlines, knightsKnaves, selfReference } from "./tasks/logic.ts";
+import { binaryMatrix, cryptarithm, gameOfLife, graphColor, jugs, manipulateMatrix, palindromePartitioning, spiralMatrix, stringInsertion } from "./tasks/algorithmic-puzzles.ts";
+import { calendarArithmetic, timeIntervals } from "./tasks/dates.ts";
+import { futoshiki, kakurasu, knightSwap, nQueens, sudoku, survo, towerOfHanoi, tsumego } from "./tasks/games.ts";
+import { countdown, puzzle24 } from "./tasks/number-games.ts";
+import { bitwiseArithmetic } from "./tasks/bitwise.ts";
+import { coinFlip } from "./tasks/probability.ts";
+import { rushHour } from "./tasks/rush-hour.ts";
 import type { Entry, Scorer } from "./types.ts";
 
 export type { Entry, Scorer } from "./types.ts";
@@ -41,6 +48,9 @@ const SCORERS = new Map<string, Scorer>([
   ["fraction_simplification", fractionSimplification],
   ["prime_factorization", primeFactorization],
   ["dice", equalIgnoringCaseAndNewlines],
+  ["calendar_arithmetic", calendarArithmetic],
+  ["time_intervals", timeIntervals],
+  ["bitwise_arithmetic", bitwiseArithmetic],
   // algorithmic
   ["number_sorting", numberSorting],
   ["word_sorting", wordSorting],
@@ -50,6 +60,30 @@ const SCORERS = new Map<string, Scorer>([
   ["ab", ab],
   ["letter_jumble", letterJumble],
   ["group_anagrams", groupAnagrams],
+  ["game_of_life", gameOfLife],
+  ["spiral_matrix", spiralMatrix],
+  ["string_insertion", stringInsertion],
+  ["cryptarithm", cryptarithm],
+  ["binary_matrix", binaryMatrix],
+  ["palindrome_partitioning", palindromePartitioning],
+  ["graph_color", graphColor],
+  ["manipulate_matrix", manipulateMatrix],
+  ["jugs", jugs],
+  // games
+  ["sudoku", sudoku],
+  ["mini_sudoku", sudoku],
+  ["futoshiki", futoshiki],
+  ["n_queens", nQueens],
+  ["tower_of_hanoi", towerOfHanoi],
+  ["knight_swap", knightSwap],
+  ["kakurasu", kakurasu],
+  ["survo", survo],
+  ["rush_hour", rushHour],
+  ["tsumego", tsumego],
+  ["countdown", countdown],
+  ["puzzle24", puzzle24],
+  // probability
+  ["coin_flip", coinFlip],
   // cognition
   ["needle_haystack", needleHaystack],
   ["rectangle_count", rectangleCount],

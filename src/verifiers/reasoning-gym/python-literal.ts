@@ -1,5 +1,5 @@
 // The Python literals reasoning-gym writes as `str(list)` oracles (`"['-1.5', '3']"`), read the way `eval` reads
-// them: lists, tuples, quoted strings with their escapes, ints, floats, signs, True/False/None. Any other
+// them: lists, tuples (bare ones too), quoted strings with their escapes, ints, floats, signs, True/False/None. Any other
 // expression is refused (an exception, which the scorers treat as Python's own evaluation failing).
 import type { PyValue } from "../python-json.ts";
 import { readEscape } from "../python-escapes.ts";
@@ -89,8 +89,20 @@ export function evalPythonLiteral(source: string): PyValue {
     return items;
   };
 
-  const value = readValue();
+  let value = readValue();
   skipSpace();
+  // `eval("1, 2")` is a tuple: a top-level comma-separated run (a trailing comma allowed) reads as one.
+  if (source[position] === ",") {
+    const items = [value];
+    while (source[position] === ",") {
+      position++;
+      skipSpace();
+      if (position === source.length) break;
+      items.push(readValue());
+      skipSpace();
+    }
+    value = items;
+  }
   if (position !== source.length) fail("trailing text");
   return value;
 }
