@@ -71,15 +71,15 @@ test("a rollout that fails goes to _failures.jsonl with its class and no reward;
   assert.equal(result.code, 1, "a run with failures exits non-zero");
   assert.deepEqual(readRows(output).map((r) => r._ng_task_index).sort(), [0, 2]);
   const failures = readRows(join(dir, "out_failures.jsonl"));
-  // A 500 may be transient: retried up to the attempt limit (3), one line per attempt.
-  assert.deepEqual(failures.map((f) => [f._ng_task_index, f._ng_attempt_index, f._ng_will_retry]), [[1, 0, true], [1, 1, true], [1, 2, false]]);
+  // The agent's 500 relays the environment's 422 (x-ng-inner-status): no attempt can fix the row, so it fails once.
+  assert.deepEqual(failures.map((f) => [f._ng_task_index, f._ng_attempt_index, f._ng_will_retry, f._ng_failure_terminal]), [[1, 0, false, true]]);
   for (const failure of failures) {
-    assert.equal(failure._ng_failure_class, "agent_error");
+    assert.equal(failure._ng_failure_class, "bad_request");
     assert.equal(failure.status, 500);
     assert.equal("reward" in failure, false);
-    assert.match(String(failure.error), /expected_count/);
+    assert.match(String(failure.error), /^an inner server answered 422: .*expected_count/);
   }
-  assert.match(result.output, /Collected 2 of 3 rollouts \(1 failed; 2 failed attempts retried\)/);
+  assert.match(result.output, /Collected 2 of 3 rollouts \(1 failed\)/);
 });
 
 test("missing inputs are reported clearly before any server starts", async () => {

@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import arcAgi from "../app.ts";
 
@@ -21,14 +21,11 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
-const message = (...texts: string[]): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: texts.map((text) => ({ type: "output_text", text, annotations: [] })) });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "Solve the puzzle." }] };
 const EXPECTED = [[1, 2], [3, 4]];
 
 const verify = (fields: Record<string, unknown>, output: Item[]) =>
-  client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output), ...fields } });
+  client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), ...fields } });
 async function score(output: Item[], fields: Record<string, unknown> = { expected_output: EXPECTED }) {
   const answer = await verify(fields, output);
   assert.equal(answer.status, 200, answer.text);
@@ -38,49 +35,49 @@ async function score(output: Item[], fields: Record<string, unknown> = { expecte
 
 describe("the verify response", () => {
   test("has NeMo Gym's fields in order: reward, expected_output, predicted_output, extraction_successful", async () => {
-    const answer = await verify({ expected_output: EXPECTED, train: [{ input: [[1]], output: [[2]] }], test_input: [[0]], task_id: "t1" }, [message("\\boxed{[[1,2],[3,4]]}")]);
+    const answer = await verify({ expected_output: EXPECTED, train: [{ input: [[1]], output: [[2]] }], test_input: [[0]], task_id: "t1" }, [assistantMessage("\\boxed{[[1,2],[3,4]]}")]);
     const body = answer.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body), ["responses_create_params", "response", "reward", "expected_output", "predicted_output", "extraction_successful"]);
     assert.match(answer.text, /"reward":1\.0,"expected_output":\[\[1,2\],\[3,4\]\],"predicted_output":\[\[1,2\],\[3,4\]\],"extraction_successful":true\}$/);
   });
 
   test("no grid: reward 0, predicted_output null, extraction_successful false", async () => {
-    assert.deepEqual(await score([message("I cannot solve this.")]), { reward: 0, predicted_output: null, extraction_successful: false });
+    assert.deepEqual(await score([assistantMessage("I cannot solve this.")]), { reward: 0, predicted_output: null, extraction_successful: false });
   });
 });
 
 describe("scoring", () => {
   test("the right grid scores 1, a wrong or differently shaped one 0 (still extracted)", async () => {
-    assert.deepEqual(await score([message("$$\n\\boxed{[[1, 2], [3, 4]]}\n$$")]), { reward: 1, predicted_output: EXPECTED, extraction_successful: true });
-    assert.deepEqual(await score([message("\\boxed{[[1,2],[4,3]]}")]), { reward: 0, predicted_output: [[1, 2], [4, 3]], extraction_successful: true });
-    assert.deepEqual(await score([message("\\boxed{[[1,2,3,4]]}")]), { reward: 0, predicted_output: [[1, 2, 3, 4]], extraction_successful: true });
+    assert.deepEqual(await score([assistantMessage("$$\n\\boxed{[[1, 2], [3, 4]]}\n$$")]), { reward: 1, predicted_output: EXPECTED, extraction_successful: true });
+    assert.deepEqual(await score([assistantMessage("\\boxed{[[1,2],[4,3]]}")]), { reward: 0, predicted_output: [[1, 2], [4, 3]], extraction_successful: true });
+    assert.deepEqual(await score([assistantMessage("\\boxed{[[1,2,3,4]]}")]), { reward: 0, predicted_output: [[1, 2, 3, 4]], extraction_successful: true });
   });
 
   test("the first valid grid of the whole answer wins, across messages and parts", async () => {
-    const wrongFirst = await score([message("Draft: \\boxed{[[4,3],[2,1]]}"), message("Final: \\boxed{[[1,2],[3,4]]}")]);
+    const wrongFirst = await score([assistantMessage("Draft: \\boxed{[[4,3],[2,1]]}"), assistantMessage("Final: \\boxed{[[1,2],[3,4]]}")]);
     assert.deepEqual(wrongFirst, { reward: 0, predicted_output: [[4, 3], [2, 1]], extraction_successful: true });
-    const brokenFirst = await score([message("\\boxed{[[1,2],[3,4]]]}", "\\boxed{[[1,2],[3,4]]}")]);
+    const brokenFirst = await score([assistantMessage("\\boxed{[[1,2],[3,4]]]}", "\\boxed{[[1,2],[3,4]]}")]);
     assert.deepEqual(brokenFirst, { reward: 1, predicted_output: EXPECTED, extraction_successful: true });
   });
 
   test("a bare grid counts when nothing is boxed", async () => {
-    assert.equal((await score([message("So the output is [[1, 2], [3, 4]].")])).reward, 1);
+    assert.equal((await score([assistantMessage("So the output is [[1, 2], [3, 4]].")])).reward, 1);
   });
 
   test("reasoning items and tool calls are not read", async () => {
     const reasoning = { id: "rs_1", type: "reasoning", summary: [{ type: "summary_text", text: "\\boxed{[[1,2],[3,4]]}" }] };
     const call = { type: "function_call", call_id: "c1", name: "f", arguments: '{"grid": [[1,2],[3,4]]}' };
-    assert.equal((await score([reasoning, call, message("done")])).extraction_successful, false);
+    assert.equal((await score([reasoning, call, assistantMessage("done")])).extraction_successful, false);
   });
 });
 
 describe("the request", () => {
   test("expected_output defaults to [], which no grid equals", async () => {
-    assert.deepEqual(await score([message("\\boxed{[[1]]}")], {}), { reward: 0, predicted_output: [[1]], extraction_successful: true });
+    assert.deepEqual(await score([assistantMessage("\\boxed{[[1]]}")], {}), { reward: 0, predicted_output: [[1]], extraction_successful: true });
   });
 
   test("expected_output is read as pydantic's List[List[int]]: integer strings, 2.0 and bools become ints", async () => {
-    const answer = await verify({ expected_output: [["1", 2.0], [true, " 4 "]] }, [message("\\boxed{[[1,2],[1,4]]}")]);
+    const answer = await verify({ expected_output: [["1", 2.0], [true, " 4 "]] }, [assistantMessage("\\boxed{[[1,2],[1,4]]}")]);
     assert.equal(answer.json<any>().reward, 1);
     assert.deepEqual(answer.json<any>().expected_output, [[1, 2], [1, 4]]);
   });
@@ -94,14 +91,14 @@ describe("the request", () => {
       [{ task_id: 7 }, "task_id"],
     ];
     for (const [fields, field] of cases) {
-      const answer = await verify(fields, [message("\\boxed{[[1]]}")]);
+      const answer = await verify(fields, [assistantMessage("\\boxed{[[1]]}")]);
       assert.equal(answer.status, 422, JSON.stringify(fields));
       assert.equal(answer.json<any>().detail[0].loc[1], field, answer.text);
     }
   });
 
   test("an int of more than 4300 digits in a candidate is NeMo Gym's 500 (json.loads raises ValueError)", async () => {
-    const answer = await verify({ expected_output: EXPECTED }, [message(`\\boxed{[[${"7".repeat(4301)}]]}`)]);
+    const answer = await verify({ expected_output: EXPECTED }, [assistantMessage(`\\boxed{[[${"7".repeat(4301)}]]}`)]);
     assert.equal(answer.status, 500);
   });
 });
@@ -111,18 +108,12 @@ describe("data", () => {
     assert.equal(rows.length, 5);
     assertRowsAreRunRequests(rows);
     for (const row of rows) {
-      const answer = await client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: { ...row, response: response([message(`\\boxed{${JSON.stringify(row.expected_output)}}`)]) } });
+      const answer = await client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: { ...row, response: responseWith([assistantMessage(`\\boxed{${JSON.stringify(row.expected_output)}}`)]) } });
       assert.equal(answer.json<any>().reward, 1, row.task_id);
     }
   });
 
   test("every verifier case scores its expected reward", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
-    assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(["full_reward", "zero_reward", "malformed"]));
-    for (const verifierCase of cases) {
-      const answer = await client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<any>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("arc_agi")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import formatVerification from "../app.ts";
 
@@ -20,15 +20,12 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
-const message = (...texts: string[]): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: texts.map((text) => ({ type: "output_text", text, annotations: [] })) });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "List the names." }] };
 
 const verify = (verifier: unknown, output: Item[]) =>
-  client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: { responses_create_params: params, verifier, response: response(output) } });
+  client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: { responses_create_params: params, verifier, response: responseWith(output) } });
 async function score(verifier: unknown, text: string) {
-  const answer = await verify(verifier, [message(text)]);
+  const answer = await verify(verifier, [assistantMessage(text)]);
   assert.equal(answer.status, 200, answer.text);
   const { reward, match_details } = answer.json<Record<string, unknown>>();
   return { reward, match_details };
@@ -38,7 +35,7 @@ const lines = (matching: number, min: number) => ({ reward: matching >= min ? 1 
 describe("the verify response", () => {
   test("echoes the verifier and adds match_details, in NeMo Gym's order", async () => {
     const verifier = { type: "regex", pattern_id: "dash", verify_regex: ["^- .+"], verify_min_matches: 1 };
-    const answer = await verify(verifier, [message("- one")]);
+    const answer = await verify(verifier, [assistantMessage("- one")]);
     const body = answer.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body), ["responses_create_params", "response", "reward", "verifier", "match_details"]);
     assert.deepEqual(body.verifier, verifier);
@@ -46,7 +43,7 @@ describe("the verify response", () => {
   });
 
   test("the text is every output_text of every message, joined without separator; reasoning is ignored", async () => {
-    const output = [{ type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "- thought\n- thought" }] }, message("- a\n- b", "\n- c"), message("- d")];
+    const output = [{ type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "- thought\n- thought" }] }, assistantMessage("- a\n- b", "\n- c"), assistantMessage("- d")];
     const answer = await verify({ type: "regex", verify_regex: ["^- .+"], verify_min_matches: 4 }, output);
     assert.deepEqual(answer.json<Record<string, unknown>>().match_details, { matching_lines: 3, min_matches: 4, passed: false }, "'- c' and '- d' are one line");
   });
@@ -70,7 +67,7 @@ describe("regex and inline_prose", () => {
   });
 
   test("an invalid pattern is NeMo Gym's 500 (re.error), even when no line needs it", async () => {
-    const answer = await verify({ type: "regex", verify_regex: ["^- ", "("] }, [message("- a")]);
+    const answer = await verify({ type: "regex", verify_regex: ["^- ", "("] }, [assistantMessage("- a")]);
     assert.equal(answer.status, 500);
     assert.match(answer.text, /missing \), unterminated subpattern/);
   });
@@ -95,13 +92,13 @@ describe("string_match", () => {
 
 describe("errors", () => {
   test("an unknown verifier type is NeMo Gym's 500 NotImplementedError, naming the type", async () => {
-    const answer = await verify({ type: "table" }, [message("x")]);
+    const answer = await verify({ type: "table" }, [assistantMessage("x")]);
     assert.equal(answer.status, 500);
     assert.equal(answer.json<string>(), `NotImplementedError("Verifier type must be 'regex' or 'string_match', got 'table'")`);
   });
 
   test("a row without a verifier object is a 422 naming the field", async () => {
-    const answer = await client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: { responses_create_params: params, response: response([message("x")]) } });
+    const answer = await client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("x")]) } });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /verifier/);
   });
@@ -117,12 +114,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
-    assert.ok(cases.length >= 6);
-    for (const verifierCase of cases) {
-      const answer = await client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<{ reward: number }>().reward, verifierCase.expected_reward, `verifier_cases.jsonl line ${verifierCase.lineNumber}`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("format_verification")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

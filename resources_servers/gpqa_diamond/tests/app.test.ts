@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import gpqa from "../app.ts";
 
@@ -21,16 +21,7 @@ after(async () => {
   await client.close();
 });
 
-const response = (text: string) => ({
-  id: "resp_1",
-  created_at: 1,
-  model: "m",
-  object: "response",
-  output: [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
-  parallel_tool_calls: true,
-  tool_choice: "auto",
-  tools: [],
-});
+const response = (text: string) => responseWith([assistantMessage(text)]);
 const params = { input: [{ role: "user", content: "Which energy difference can be resolved?" }] };
 const verify = (text: string, row: Record<string, unknown> = {}) =>
   client.request(`${graph.url("gpqa_diamond")}/verify`, { method: "POST", json: { responses_create_params: params, options: OPTIONS, expected_answer: "C", ...row, response: response(text) } });
@@ -91,12 +82,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
-    assert.ok(cases.length >= 6);
-    for (const verifierCase of cases) {
-      const answer = await client.request(`${graph.url("gpqa_diamond")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<{ reward: number }>().reward, verifierCase.expected_reward, `verifier_cases.jsonl line ${verifierCase.lineNumber}`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("gpqa_diamond")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

@@ -4,8 +4,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import instructionFollowing from "../app.ts";
 
@@ -19,9 +19,6 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
-const message = (text: string): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "Write something." }] };
 const metadata = (instruction_id_list: unknown[], kwargs: unknown[], extra: Record<string, unknown> = {}) => ({ instruction_id_list, prompt: "Write something.", kwargs, ...extra });
 
@@ -31,13 +28,13 @@ async function verify(body: Record<string, unknown>) {
   assert.equal(answer.status, 200, answer.text);
   return answer.json<Record<string, any>>();
 }
-const verifyText = (text: string, verifierMetadata: Record<string, unknown>) => verify({ response: response([message(text)]), verifier_metadata: verifierMetadata });
+const verifyText = (text: string, verifierMetadata: Record<string, unknown>) => verify({ response: responseWith([assistantMessage(text)]), verifier_metadata: verifierMetadata });
 
 const titleAndNoComma = metadata(["detectable_format:title", "punctuation:no_comma"], [{}, {}]);
 
 describe("the verify response", () => {
   test("has NeMo Gym's fields in order and echoes verifier_metadata", async () => {
-    const answer = await post({ response: response([message("<<T>>\n\nNo commas here.")]), verifier_metadata: titleAndNoComma });
+    const answer = await post({ response: responseWith([assistantMessage("<<T>>\n\nNo commas here.")]), verifier_metadata: titleAndNoComma });
     const body = answer.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body), ["responses_create_params", "response", "reward", "follow_all_instructions", "follow_instruction_list", "verifier_metadata"]);
     assert.deepEqual(body.verifier_metadata, titleAndNoComma);
@@ -62,7 +59,7 @@ describe("grading", () => {
   });
 
   test("another grading_mode is NeMo Gym's ValueError (a 500)", async () => {
-    const answer = await post({ response: response([message("x")]), verifier_metadata: metadata([], [], { grading_mode: "strict" }) });
+    const answer = await post({ response: responseWith([assistantMessage("x")]), verifier_metadata: metadata([], [], { grading_mode: "strict" }) });
     assert.equal(answer.status, 500);
   });
 
@@ -85,7 +82,7 @@ describe("failures of one instruction count as not followed", () => {
 
 describe("an instruction NeMo Gym checks but this port cannot", () => {
   test("is a 501 naming it, not a reward: the row is a typed failure", async () => {
-    const answer = await post({ response: response([message("Hello there")]), verifier_metadata: metadata(["detectable_format:title", "language:response_language"], [{}, { language: "en" }]) });
+    const answer = await post({ response: responseWith([assistantMessage("Hello there")]), verifier_metadata: metadata(["detectable_format:title", "language:response_language"], [{}, { language: "en" }]) });
     assert.equal(answer.status, 501, answer.text);
     assert.match(answer.text, /language:response_language need langdetect's language profiles/);
   });
@@ -98,45 +95,45 @@ describe("an instruction NeMo Gym checks but this port cannot", () => {
 
 describe("the response text", () => {
   test("is the first content part of the last output item", async () => {
-    const body = await verify({ response: response([message("<<T>>"), { ...message("no title"), id: "msg_2" }]), verifier_metadata: metadata(["detectable_format:title"], [{}]) });
+    const body = await verify({ response: responseWith([assistantMessage("<<T>>"), { ...assistantMessage("no title"), id: "msg_2" }]), verifier_metadata: metadata(["detectable_format:title"], [{}]) });
     assert.equal(body.reward, 0);
   });
 
   test("is empty when the last item has no content (a function call)", async () => {
     const call = { type: "function_call", call_id: "c1", name: "f", arguments: "{}" };
-    const body = await verify({ response: response([message("<<T>>"), call]), verifier_metadata: metadata(["detectable_format:title", "punctuation:no_comma"], [{}, {}]) });
+    const body = await verify({ response: responseWith([assistantMessage("<<T>>"), call]), verifier_metadata: metadata(["detectable_format:title", "punctuation:no_comma"], [{}, {}]) });
     assert.deepEqual(body.follow_instruction_list, [false, true]);
   });
 
   test("a refusal as the last item's first part has no text: NeMo Gym's AttributeError (a 500)", async () => {
-    const refusal = { ...message(""), content: [{ type: "refusal", refusal: "I can't." }] };
-    const answer = await post({ response: response([refusal]), verifier_metadata: metadata(["detectable_format:title"], [{}]) });
+    const refusal = { ...assistantMessage(""), content: [{ type: "refusal", refusal: "I can't." }] };
+    const answer = await post({ response: responseWith([refusal]), verifier_metadata: metadata(["detectable_format:title"], [{}]) });
     assert.equal(answer.status, 500);
   });
 });
 
 describe("row formats", () => {
   test("legacy rows keep the verifier fields at the top level; they are migrated into verifier_metadata", async () => {
-    const body = await verify({ response: response([message("<<T>>, yes")]), ...titleAndNoComma, grading_mode: "fraction" });
+    const body = await verify({ response: responseWith([assistantMessage("<<T>>, yes")]), ...titleAndNoComma, grading_mode: "fraction" });
     assert.equal(body.reward, 0.5);
     assert.deepEqual(body.verifier_metadata, { ...titleAndNoComma, grading_mode: "fraction" });
     assert.equal("instruction_id_list" in body, false);
   });
 
   test("verifier_metadata wins over top-level fields", async () => {
-    const body = await verify({ response: response([message("<<T>>, yes")]), instruction_id_list: ["punctuation:no_comma"], verifier_metadata: metadata(["detectable_format:title"], [{}]) });
+    const body = await verify({ response: responseWith([assistantMessage("<<T>>, yes")]), instruction_id_list: ["punctuation:no_comma"], verifier_metadata: metadata(["detectable_format:title"], [{}]) });
     assert.deepEqual(body.follow_instruction_list, [true]);
     assert.deepEqual(body.verifier_metadata.instruction_id_list, ["detectable_format:title"]);
   });
 
   test("missing verifier fields are a 422 naming them", async () => {
-    const answer = await post({ response: response([message("x")]), verifier_metadata: { prompt: "p" } });
+    const answer = await post({ response: responseWith([assistantMessage("x")]), verifier_metadata: { prompt: "p" } });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /verifier_metadata is missing required fields: \['instruction_id_list', 'kwargs'\]/);
   });
 
   test("id is required and must be an integer", async () => {
-    const answer = await client.request(`${graph.url("instruction_following")}/verify`, { method: "POST", json: { responses_create_params: params, response: response([message("x")]), verifier_metadata: titleAndNoComma } });
+    const answer = await client.request(`${graph.url("instruction_following")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("x")]), verifier_metadata: titleAndNoComma } });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /"id"/);
   });
@@ -151,11 +148,6 @@ describe("authored data", () => {
   });
 
   test("every verifier case gets its expected reward", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
-    assert.ok(cases.length >= 6);
-    for (const verifierCase of cases) {
-      const body = await verify(caseVerifyRequest(verifierCase));
-      assert.equal(body.reward, verifierCase.expected_reward, `verifier_cases.jsonl line ${verifierCase.lineNumber} (${verifierCase.case})`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("instruction_following")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

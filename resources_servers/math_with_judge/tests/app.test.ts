@@ -7,15 +7,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import scriptedModel from "../../../responses_api_models/scripted_model/app.ts";
 import mathWithJudge from "../app.ts";
 import { JUDGE_SYSTEM_MESSAGE } from "../judge.ts";
 
-type Item = Record<string, unknown>;
-const message = (text: string): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "question" }] };
 
 /** The judge's user prompt, written out as NeMo Gym's JUDGE_PROMPT_TEMPLATE formats it. */
@@ -25,7 +23,7 @@ const judgeUserPrompt = (question: string, a: string, b: string) =>
 /** A recorded judge turn for scripted_model's replay mode: this prompt → this verdict. */
 const judgeRecording = (question: string, a: string, b: string, verdict: string) => ({
   responses_create_params: { input: [{ role: "system", content: JUDGE_SYSTEM_MESSAGE }, { role: "user", content: judgeUserPrompt(question, a, b) }] },
-  response: { output: [message(verdict)] },
+  response: { output: [assistantMessage(verdict)] },
 });
 
 // Each question is a scenario; the model's answer "\boxed{…}" is extracted to the string the judge sees as B.
@@ -60,7 +58,7 @@ after(async () => {
 });
 
 const verify = (graph: InProcessGraph, fields: Record<string, unknown>, text: string) =>
-  client.request(`${graph.url("math_with_judge")}/verify`, { method: "POST", json: { responses_create_params: params, response: response([message(text)]), ...fields } });
+  client.request(`${graph.url("math_with_judge")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage(text)]), ...fields } });
 
 async function verified(graph: InProcessGraph, question: string, expected: string, text: string) {
   const answer = await verify(graph, { question, expected_answer: expected }, text);
@@ -89,7 +87,7 @@ describe("math_with_judge verify (judge off, as shipped)", () => {
     const reasoning = { id: "rs_1", type: "reasoning", summary: [{ type: "summary_text", text: "\\boxed{5}" }] };
     const answer = await client.request(`${shipped.url("math_with_judge")}/verify`, {
       method: "POST",
-      json: { responses_create_params: params, response: response([reasoning, message("The answer is \\boxed{4}")]), question: "q", expected_answer: "5" },
+      json: { responses_create_params: params, response: responseWith([reasoning, assistantMessage("The answer is \\boxed{4}")]), question: "q", expected_answer: "5" },
     });
     assert.equal(answer.json<Record<string, unknown>>().reward, 0);
   });

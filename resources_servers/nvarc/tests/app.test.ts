@@ -6,8 +6,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import nvarc, { INDUCTIVE_NEEDS_SANDBOX } from "../app.ts";
 
@@ -22,17 +22,14 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
-const message = (...texts: string[]): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: texts.map((text) => ({ type: "output_text", text, annotations: [] })) });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "Solve the puzzle." }] };
 const EXPECTED = [[1, 0], [0, 1]];
 const PROGRAM = "The diagonal stays.\n```python\ndef transform(grid):\n    return grid\n```";
 
 const verify = (fields: Record<string, unknown>, output: Item[], server = "nvarc") =>
-  client.request(`${graph.url(server)}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output), expected_output: EXPECTED, ...fields } });
+  client.request(`${graph.url(server)}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), expected_output: EXPECTED, ...fields } });
 async function score(text: string, fields: Record<string, unknown> = {}, server = "nvarc") {
-  const answer = await verify(fields, [message(text)], server);
+  const answer = await verify(fields, [assistantMessage(text)], server);
   assert.equal(answer.status, 200, answer.text);
   const { reward, predicted_output, extraction_successful, exact_match, agent_mode } = answer.json<Record<string, unknown>>();
   return { reward, predicted_output, extraction_successful, exact_match, agent_mode };
@@ -41,7 +38,7 @@ const result = (reward: number, predicted_output: unknown, agent_mode = "transdu
 
 describe("the verify response", () => {
   test("has NeMo Gym's fields in order: reward, expected_output, predicted_output, extraction_successful, exact_match, agent_mode", async () => {
-    const answer = await verify({ problem_id: "p", task_id: "t", train: [], test_input: [[0]], agent_mode: "transductive", variant: "transductive" }, [message("\\boxed{1 0\n0 1}")]);
+    const answer = await verify({ problem_id: "p", task_id: "t", train: [], test_input: [[0]], agent_mode: "transductive", variant: "transductive" }, [assistantMessage("\\boxed{1 0\n0 1}")]);
     const body = answer.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body), ["responses_create_params", "response", "reward", "expected_output", "predicted_output", "extraction_successful", "exact_match", "agent_mode"]);
     assert.match(answer.text, /"reward":1\.0,"expected_output":\[\[1,0\],\[0,1\]\],"predicted_output":\[\[1,0\],\[0,1\]\],"extraction_successful":true,"exact_match":true,"agent_mode":"transductive"\}$/);
@@ -65,7 +62,7 @@ describe("transductive", () => {
   });
 
   test("assistant messages are joined with newlines, so two messages can make two rows", async () => {
-    const answer = await verify({}, [message("1 0"), message("0 1")]);
+    const answer = await verify({}, [assistantMessage("1 0"), assistantMessage("0 1")]);
     assert.equal(answer.json<any>().reward, 1);
   });
 });
@@ -73,9 +70,9 @@ describe("transductive", () => {
 describe("the mode", () => {
   test("the row's agent_mode wins over the instance's; an empty or null one falls back to it", async () => {
     assert.equal((await score("\\boxed{1 0\n0 1}", { agent_mode: "transductive" }, "nvarc_inductive")).reward, 1);
-    assert.equal((await verify({ agent_mode: "" }, [message(PROGRAM)], "nvarc_inductive")).status, 501);
-    assert.equal((await verify({ agent_mode: null }, [message(PROGRAM)], "nvarc_inductive")).status, 501);
-    assert.equal((await verify({ agent_mode: "inductive" }, [message(PROGRAM)])).status, 501);
+    assert.equal((await verify({ agent_mode: "" }, [assistantMessage(PROGRAM)], "nvarc_inductive")).status, 501);
+    assert.equal((await verify({ agent_mode: null }, [assistantMessage(PROGRAM)], "nvarc_inductive")).status, 501);
+    assert.equal((await verify({ agent_mode: "inductive" }, [assistantMessage(PROGRAM)])).status, 501);
   });
 
   test("an instance without agent_mode is transductive", async () => {
@@ -90,7 +87,7 @@ describe("the mode", () => {
 describe("inductive (no sandbox yet)", () => {
   test("an answer with a program is refused with a 501 saying the sandbox is missing, whatever the program", async () => {
     for (const text of [PROGRAM, "```\ndef transform(g): return g\n```", "def transform(grid):\n    return [[1, 0], [0, 1]]"]) {
-      const answer = await verify({ agent_mode: "inductive" }, [message(text)]);
+      const answer = await verify({ agent_mode: "inductive" }, [assistantMessage(text)]);
       assert.equal(answer.status, 501, text);
       assert.deepEqual(answer.json(), { detail: INDUCTIVE_NEEDS_SANDBOX });
     }
@@ -108,13 +105,13 @@ describe("inductive (no sandbox yet)", () => {
 
 describe("the request", () => {
   test("expected_output defaults to [], which no grid equals", async () => {
-    const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { responses_create_params: params, response: response([message("\\boxed{1}")]) } });
+    const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("\\boxed{1}")]) } });
     assert.deepEqual(answer.json<any>().expected_output, []);
     assert.equal(answer.json<any>().reward, 0);
   });
 
   test("expected_output is read as pydantic's List[List[int]]: integer strings and bools become ints", async () => {
-    const answer = await verify({ expected_output: [["1", false], [0, "1"]] }, [message("\\boxed{1 0\n0 1}")]);
+    const answer = await verify({ expected_output: [["1", false], [0, "1"]] }, [assistantMessage("\\boxed{1 0\n0 1}")]);
     assert.equal(answer.json<any>().reward, 1);
     assert.deepEqual(answer.json<any>().expected_output, EXPECTED);
   });
@@ -128,7 +125,7 @@ describe("the request", () => {
       [{ agent_mode: 1 }, "agent_mode"],
     ];
     for (const [fields, field] of cases) {
-      const answer = await verify(fields, [message("\\boxed{1}")]);
+      const answer = await verify(fields, [assistantMessage("\\boxed{1}")]);
       assert.equal(answer.status, 422, JSON.stringify(fields));
       assert.equal(answer.json<any>().detail[0].loc[1], field, answer.text);
     }
@@ -143,18 +140,12 @@ describe("data", () => {
     assert.deepEqual(modes, ["transductive", "transductive", "transductive", "inductive", "inductive"]);
     for (const row of rows.filter((r) => r.agent_mode === "transductive")) {
       const text = `\\boxed{${row.expected_output.map((r: number[]) => r.join(" ")).join("\n")}}`;
-      const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { ...row, response: response([message(text)]) } });
+      const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { ...row, response: responseWith([assistantMessage(text)]) } });
       assert.equal(answer.json<any>().reward, 1, row.task_id);
     }
   });
 
   test("every verifier case scores its expected reward", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
-    assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(["full_reward", "zero_reward", "malformed"]));
-    for (const verifierCase of cases) {
-      const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<any>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("nvarc")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

@@ -4,8 +4,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import { scoreAnswer } from "../../../src/verifiers/reasoning-gym/index.ts";
 import reasoningGym from "../app.ts";
@@ -21,16 +21,14 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
 const message = (content: unknown): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content });
 const text = (value: string) => ({ type: "output_text", text: value, annotations: [] });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "question" }] };
 
 const knights = { question: "Who is a hero and who is a villain?", answer: "Ava is a hero, and Noah is a villain.", metadata: { source_dataset: "knights_knaves", source_index: 0 } };
 
 const verify = (fields: Record<string, unknown>, output: Item[]) =>
-  client.request(`${graph.url("reasoning_gym")}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output), ...fields } });
+  client.request(`${graph.url("reasoning_gym")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), ...fields } });
 const verified = async (fields: Record<string, unknown>, output: Item[]) => {
   const answer = await verify(fields, output);
   assert.equal(answer.status, 200, answer.text);
@@ -115,7 +113,7 @@ describe("errors", () => {
   test("a name reasoning-gym does not know is a 422 too (NeMo Gym scores it 0.0)", async () => {
     const answer = await verify({ ...knights, metadata: { source_dataset: "not_a_task" } }, [message([text("x")])]);
     assert.equal(answer.status, 422);
-    assert.match(answer.text, /'not_a_task' \(metadata\.source_dataset\) is not a reasoning-gym 0\.1\.19 task/);
+    assert.match(answer.text, /'not_a_task' \(metadata\.source_dataset\) is not a reasoning-gym task \(0\.1\.19 to 0\.1\.25\)/);
   });
 
   test("a missing question, answer or metadata is a 422 naming the field", async () => {
@@ -139,10 +137,6 @@ describe("the authored data", () => {
   });
 
   test("every verifier case gets its expected reward", async () => {
-    for (const verifierCase of readVerifierCases(join(dataDir, "verifier_cases.jsonl"))) {
-      const answer = await client.request(`${graph.url("reasoning_gym")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<{ reward: number }>().reward, verifierCase.expected_reward, `line ${verifierCase.lineNumber}`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("reasoning_gym")}/verify`, join(dataDir, "verifier_cases.jsonl"));
   });
 });

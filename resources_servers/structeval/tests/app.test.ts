@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import structeval from "../app.ts";
 
@@ -21,10 +21,7 @@ after(async () => {
 });
 
 const params = { input: [{ role: "user", content: "Please output JSON code" }] };
-const response = (text: string) => ({
-  id: "resp_1", created_at: 1, model: "m", object: "response", parallel_tool_calls: true, tool_choice: "auto", tools: [],
-  output: [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
-});
+const response = (text: string) => responseWith([assistantMessage(text)]);
 
 async function verify(outputType: string, metric: string[], text: string) {
   const answer = await client.request(`${graph.url("structeval")}/verify`, {
@@ -119,10 +116,6 @@ describe("metrics and data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    for (const verifierCase of readVerifierCases(join(dataDir, "verifier_cases.jsonl"))) {
-      const answer = await client.request(`${graph.url("structeval")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<any>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("structeval")}/verify`, join(dataDir, "verifier_cases.jsonl"));
   });
 });

@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, functionCallItem, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import structuredOutputs from "../app.ts";
 
@@ -20,28 +20,24 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
-const message = (text: string): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-const functionCall = (name: string, args: unknown): Item => ({ type: "function_call", call_id: `call_${name}`, name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
-const response = (output: Item[], extra: Item = {}) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [], ...extra });
 const params = { input: [{ role: "user", content: "question" }] };
 
 const person = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" }, active: { type: "boolean" } } };
 
 async function verify(row: Item, output: Item[], instance = "structured_outputs", responseExtra: Item = {}) {
-  const answer = await client.request(`${graph.url(instance)}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output, responseExtra), ...row } });
+  const answer = await client.request(`${graph.url(instance)}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output, responseExtra), ...row } });
   assert.equal(answer.status, 200, answer.text);
   return answer.json<Record<string, any>>();
 }
 const text = (schemaType: string, answer: string, schema: unknown = person, instance?: string) =>
-  verify({ schema_str: JSON.stringify(schema), schema_type: schemaType }, [message(answer)], instance);
+  verify({ schema_str: JSON.stringify(schema), schema_type: schemaType }, [assistantMessage(answer)], instance);
 const toolCall = (calls: Item[], row: Item = {}, responseExtra: Item = {}) =>
   verify({ schema_str: JSON.stringify(person), response_mode: "tool_call", ...row }, calls, "structured_outputs", responseExtra);
 const outcome = (body: Record<string, any>) => [body.reward, body.error_type];
 
 describe("the verify response", () => {
   test("echoes every row field after reward, schema_str and schema_type, in NeMo Gym's order", async () => {
-    const body = await verify({ schema_str: JSON.stringify(person), schema_type: "json", problem_type: "direct", num_tools: 3, has_distractors: false, extra_field: "ignored" }, [message('{"name": "Ann", "age": 3, "active": true}')]);
+    const body = await verify({ schema_str: JSON.stringify(person), schema_type: "json", problem_type: "direct", num_tools: 3, has_distractors: false, extra_field: "ignored" }, [assistantMessage('{"name": "Ann", "age": 3, "active": true}')]);
     assert.deepEqual(Object.keys(body), [
       "responses_create_params", "response", "reward", "schema_str", "schema_type", "error_type", "error_message", "problem_type", "schema_repr", "source_format", "num_turns",
       "source_record_id", "response_mode", "tool_name", "tool_schema_mode", "tool_payload_key", "tool_choice", "parallel_tool_calls", "source_schema_type", "num_tools",
@@ -51,7 +47,7 @@ describe("the verify response", () => {
   });
 
   test("a schema_type outside json/yaml/xml/toml/csv is a 422", async () => {
-    const answer = await client.request(`${graph.url("structured_outputs")}/verify`, { method: "POST", json: { responses_create_params: params, response: response([message("{}")]), schema_str: "{}", schema_type: "ini" } });
+    const answer = await client.request(`${graph.url("structured_outputs")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("{}")]), schema_str: "{}", schema_type: "ini" } });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /schema_type/);
   });
@@ -67,7 +63,7 @@ describe("text mode", () => {
   test("blank text is empty_response; an unparsable schema is schema_error", async () => {
     const blank = await text("json", " \n\t");
     assert.deepEqual([blank.reward, blank.error_type, blank.error_message], [0, "empty_response", "No assistant response text"]);
-    const badSchema = await verify({ schema_str: "{not json" }, [message("{}")]);
+    const badSchema = await verify({ schema_str: "{not json" }, [assistantMessage("{}")]);
     assert.deepEqual([badSchema.error_type, badSchema.error_message], ["schema_error", "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"]);
   });
 
@@ -142,19 +138,19 @@ describe("tool-call mode", () => {
   const good = { name: "Ann", age: 3, active: true };
 
   test("the single call's arguments, or one key of them, are validated", async () => {
-    assert.deepEqual(outcome(await toolCall([functionCall("save", good)])), [1, null]);
-    assert.deepEqual(outcome(await toolCall([functionCall("save", { person: good })], { tool_name: "save", tool_payload_key: "person" })), [1, null]);
-    assert.deepEqual(outcome(await toolCall([functionCall("save", { person: { name: "Ann" } })], { tool_payload_key: "person" })), [0, "validation_error"]);
+    assert.deepEqual(outcome(await toolCall([functionCallItem("save", good)])), [1, null]);
+    assert.deepEqual(outcome(await toolCall([functionCallItem("save", { person: good })], { tool_name: "save", tool_payload_key: "person" })), [1, null]);
+    assert.deepEqual(outcome(await toolCall([functionCallItem("save", { person: { name: "Ann" } })], { tool_payload_key: "person" })), [0, "validation_error"]);
   });
 
   test("each failure has NeMo Gym's error_type and message", async () => {
     const cases: [Item[], Item, string, string][] = [
-      [[message("text only")], {}, "missing_tool_call", "No function_call item found in assistant response"],
-      [[functionCall("a", good), functionCall("b", good)], {}, "multiple_tool_calls", "Expected exactly one function_call, got: a, b"],
-      [[functionCall("other", good)], { tool_name: "save" }, "wrong_tool_name", "Expected tool 'save', got: other"],
-      [[functionCall("save", '{"name": ')], {}, "tool_arguments_parse_error", "JSONDecodeError: Expecting value: line 1 column 10 (char 9)"],
-      [[functionCall("save", good)], { tool_payload_key: "person" }, "missing_tool_payload_key", "Missing tool payload key: person"],
-      [[functionCall("save", [1])], { tool_payload_key: "person" }, "missing_tool_payload_key", "Missing tool payload key: person"],
+      [[assistantMessage("text only")], {}, "missing_tool_call", "No function_call item found in assistant response"],
+      [[functionCallItem("a", good), functionCallItem("b", good)], {}, "multiple_tool_calls", "Expected exactly one function_call, got: a, b"],
+      [[functionCallItem("other", good)], { tool_name: "save" }, "wrong_tool_name", "Expected tool 'save', got: other"],
+      [[functionCallItem("save", '{"name": ')], {}, "tool_arguments_parse_error", "JSONDecodeError: Expecting value: line 1 column 10 (char 9)"],
+      [[functionCallItem("save", good)], { tool_payload_key: "person" }, "missing_tool_payload_key", "Missing tool payload key: person"],
+      [[functionCallItem("save", [1])], { tool_payload_key: "person" }, "missing_tool_payload_key", "Missing tool payload key: person"],
     ];
     for (const [output, row, errorType, errorMessage] of cases) {
       const body = await toolCall(output, row);
@@ -163,12 +159,12 @@ describe("tool-call mode", () => {
   });
 
   test("a response error is api_error", async () => {
-    const body = await toolCall([functionCall("save", good)], {}, { error: { code: "server_error", message: "boom" } });
+    const body = await toolCall([functionCallItem("save", good)], {}, { error: { code: "server_error", message: "boom" } });
     assert.deepEqual([body.reward, body.error_type, body.error_message], [0, "api_error", "code='server_error' message='boom'"]);
   });
 
   test("a text-mode answer in tool-call mode is missing_tool_call, whatever the text", async () => {
-    assert.deepEqual(outcome(await toolCall([message(JSON.stringify(good))])), [0, "missing_tool_call"]);
+    assert.deepEqual(outcome(await toolCall([assistantMessage(JSON.stringify(good))])), [0, "missing_tool_call"]);
   });
 });
 
@@ -179,7 +175,7 @@ describe("metrics and data", () => {
       { reward: 0, schema_type: "json", problem_type: "direct", parallel_tool_calls: null, num_tools: 2, has_distractors: false, response_mode: "text", _ng_task_index: 1, _ng_rollout_index: 0 },
       { reward: 1, schema_type: "yaml", problem_type: "", _ng_task_index: 2, _ng_rollout_index: 0 },
     ];
-    const answer = await client.request(`${graph.url("structured_outputs")}/aggregate_metrics`, { method: "POST", json: { verify_responses: records.map((r) => ({ responses_create_params: params, response: response([]), ...r })) } });
+    const answer = await client.request(`${graph.url("structured_outputs")}/aggregate_metrics`, { method: "POST", json: { verify_responses: records.map((r) => ({ responses_create_params: params, response: responseWith([]), ...r })) } });
     assert.equal(answer.status, 200, answer.text);
     const metrics = answer.json<any>().agent_metrics;
     assert.equal(metrics["mean/reward_json"], 0.5);
@@ -198,10 +194,6 @@ describe("metrics and data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    for (const verifierCase of readVerifierCases(join(dataDir, "verifier_cases.jsonl"))) {
-      const answer = await client.request(`${graph.url("structured_outputs")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<any>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("structured_outputs")}/verify`, join(dataDir, "verifier_cases.jsonl"));
   });
 });

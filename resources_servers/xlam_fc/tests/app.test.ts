@@ -5,8 +5,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { assertVerifierCasesScore, assistantMessage, functionCallItem, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/verifiers/verifier-cases.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import xlam from "../app.ts";
 
@@ -21,15 +21,12 @@ after(async () => {
   await client.close();
 });
 
-type Item = Record<string, unknown>;
-const functionCall = (name: string, args: unknown, id = `${name}_${JSON.stringify(args)}`): Item => ({ type: "function_call", call_id: `call_${id}`, name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
+const functionCall = (name: string, args: unknown, id = `${name}_${JSON.stringify(args)}`) => functionCallItem(name, args, `call_${id}`);
 const toolOutput = (id: string): Item => ({ type: "function_call_output", call_id: id, output: '{"detail":"Not Found"}' });
-const message = (text: string): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-const response = (output: Item[]) => ({ id: "resp_1", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
 const params = { input: [{ role: "user", content: "question" }] };
 
 const verify = (expectedAnswers: unknown, output: Item[]) =>
-  client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output), ...(expectedAnswers === undefined ? {} : { expected_answers: expectedAnswers }) } });
+  client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), ...(expectedAnswers === undefined ? {} : { expected_answers: expectedAnswers }) } });
 const score = async (expectedAnswers: unknown, output: Item[]) => {
   const answer = await verify(expectedAnswers, output);
   assert.equal(answer.status, 200, answer.text);
@@ -42,7 +39,7 @@ const weather = (city: string) => ({ name: "get_weather", arguments: { city } })
 
 describe("the verify response", () => {
   test("has NeMo Gym's fields in order, with the predicted calls' arguments decoded", async () => {
-    const answer = await verify([weather("Paris")], [message("\n\n"), functionCall("get_weather", '{"city": "Paris", "units": 1.5}')]);
+    const answer = await verify([weather("Paris")], [assistantMessage("\n\n"), functionCall("get_weather", '{"city": "Paris", "units": 1.5}')]);
     const body = answer.json<Record<string, unknown>>();
     assert.deepEqual(Object.keys(body), ["responses_create_params", "response", "reward", "num_expected", "num_predicted", "num_correct", "predicted_calls"]);
     assert.deepEqual(body.predicted_calls, [{ name: "get_weather", arguments: { city: "Paris", units: 1.5 } }]);
@@ -50,7 +47,7 @@ describe("the verify response", () => {
   });
 
   test("expected_answers and other row fields are not echoed", async () => {
-    const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { id: 7, responses_create_params: params, response: response([]), expected_answers: [] } });
+    const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { id: 7, responses_create_params: params, response: responseWith([]), expected_answers: [] } });
     const body = answer.json<Record<string, unknown>>();
     assert.equal("expected_answers" in body, false);
     assert.equal("id" in body, false);
@@ -67,7 +64,7 @@ describe("matching (NeMo Gym's test cases)", () => {
     assert.deepEqual(await score([weather("Paris"), weather("Rome")], [functionCall("get_weather", { city: "Paris" }), functionCall("get_weather", { city: "Oslo" })]), counts(0, 2, 2, 1));
     assert.deepEqual(await score([weather("Paris")], [functionCall("get_time", { city: "Paris" })]), counts(0, 1, 1, 0));
     assert.deepEqual(await score([weather("Paris")], [functionCall("get_weather", { city: "paris" })]), counts(0, 1, 1, 0));
-    assert.deepEqual(await score([weather("Paris")], [message("It is sunny.")]), counts(0, 1, 0, 0));
+    assert.deepEqual(await score([weather("Paris")], [assistantMessage("It is sunny.")]), counts(0, 1, 0, 0));
   });
 
   test("extra predicted argument keys are ignored; missing expected keys are not", async () => {
@@ -77,7 +74,7 @@ describe("matching (NeMo Gym's test cases)", () => {
 
   test("no expected calls: 1 only when the model made none", async () => {
     assert.deepEqual(await score([], []), counts(1, 0, 0, 0));
-    assert.deepEqual(await score(undefined, [message("no tool needed")]), counts(1, 0, 0, 0), "expected_answers defaults to []");
+    assert.deepEqual(await score(undefined, [assistantMessage("no tool needed")]), counts(1, 0, 0, 0), "expected_answers defaults to []");
     assert.deepEqual(await score([], [functionCall("f", {})]), counts(0, 0, 1, 0));
   });
 
@@ -87,7 +84,7 @@ describe("matching (NeMo Gym's test cases)", () => {
   });
 
   test("every call of every turn counts; tool outputs and messages do not", async () => {
-    const output = [functionCall("get_weather", { city: "Paris" }, "1"), toolOutput("call_1"), message("Let me also check Rome."), functionCall("get_weather", { city: "Rome" }, "2"), toolOutput("call_2"), message("Done.")];
+    const output = [functionCall("get_weather", { city: "Paris" }, "1"), toolOutput("call_1"), assistantMessage("Let me also check Rome."), functionCall("get_weather", { city: "Rome" }, "2"), toolOutput("call_2"), assistantMessage("Done.")];
     assert.deepEqual(await score([weather("Paris"), weather("Rome")], output), counts(1, 2, 2, 2));
   });
 
@@ -167,18 +164,12 @@ describe("data", () => {
     assertRowsAreRunRequests(rows);
     for (const row of rows) {
       const output = row.expected_answers.map((answer: any, i: number) => functionCall(answer.name, answer.arguments, String(i)));
-      const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { ...row, response: response(output) } });
+      const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { ...row, response: responseWith(output) } });
       assert.equal(answer.json<any>().reward, 1, `row ${row.id}`);
     }
   });
 
   test("every verifier case scores its expected reward", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
-    assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(["full_reward", "zero_reward", "malformed"]));
-    for (const verifierCase of cases) {
-      const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
-      assert.equal(answer.status, 200, answer.text);
-      assert.equal(answer.json<any>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
-    }
+    await assertVerifierCasesScore(client, `${graph.url("xlam_fc")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

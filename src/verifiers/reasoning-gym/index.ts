@@ -110,7 +110,7 @@ export class UnsupportedTaskError extends Error {
     super(
       LIBRARY_TASKS.has(task)
         ? `reasoning-gym task '${task}' (metadata.source_dataset) has no scorer ported here yet; supported tasks: ${supportedTasks().join(", ")}`
-        : `'${task}' (metadata.source_dataset) is not a reasoning-gym 0.1.19 task and has no registered scorer`,
+        : `'${task}' (metadata.source_dataset) is not a reasoning-gym task (0.1.19 to 0.1.25) and has no registered scorer`,
     );
   }
 }

@@ -1,4 +1,4 @@
-// Every task name reasoning-gym 0.1.19 registers (`reasoning_gym.factory.DATASETS`), so an unsupported name can
+// Every task name reasoning-gym 0.1.19 to 0.1.25 registers (`reasoning_gym.factory.DATASETS`), so an unsupported name can
 // be told apart from a misspelt one.
 export const LIBRARY_TASKS: ReadonlySet<string> = new Set([
   // algebra

@@ -44,7 +44,7 @@ describe("the registry", () => {
 
   test("a library task not ported yet, and a name the library does not know, are distinct errors naming metadata.source_dataset", () => {
     assert.throws(() => scorerFor("sokoban"), (error: Error) => error instanceof UnsupportedTaskError && /'sokoban' \(metadata\.source_dataset\) has no scorer ported/.test(error.message));
-    assert.throws(() => scorerFor("knights_knave"), (error: Error) => error instanceof UnsupportedTaskError && /not a reasoning-gym 0\.1\.19 task/.test(error.message));
+    assert.throws(() => scorerFor("knights_knave"), (error: Error) => error instanceof UnsupportedTaskError && /not a reasoning-gym task \(0\.1\.19 to 0\.1\.25\)/.test(error.message));
   });
 
   test("registerScorer adds a task in one line", () => {
