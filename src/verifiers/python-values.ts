@@ -179,3 +179,11 @@ export function pythonFloat(value: unknown): number {
   }
   throw new TypeError(`float() argument must be a string or a real number, not '${pythonTypeName((value ?? null) as PyValue)}'`);
 }
+
+/** `math.gcd(a, b)` of two ints: never negative. */
+export function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}

@@ -1,5 +1,6 @@
 // The expression tree answers are parsed into: the part of SymPy that math-verify's answers use. Nodes stay as
 // written (no automatic simplification), as latex2sympy builds them with `evaluate=False`; comparison evaluates.
+import { gcd } from "../python-values.ts";
 
 export type Expr =
   | { kind: "integer"; value: bigint }
@@ -37,12 +38,7 @@ export const divide = (a: Expr, b: Expr): Expr => mul(a, pow(b, integer(-1)));
 export const percentOf = (x: Expr): Expr => ({ kind: "mul", args: [x, rational(1n, 100n)] });
 export const HALF: Expr = { kind: "rational", num: 1n, den: 2n };
 
-export function gcd(a: bigint, b: bigint): bigint {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
+export { gcd };
 
 /** A reduced Rational, or an Integer when the denominator divides. */
 export function rational(num: bigint, den: bigint): Expr {

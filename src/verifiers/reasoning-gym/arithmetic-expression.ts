@@ -5,6 +5,7 @@
 // calls, `!`, `%`, `//`, `^`, comparisons — is refused with an ExpressionError (SymPy would read some of them:
 // see the README).
 
+import { gcd } from "../python-values.ts";
 import { trueDivide } from "./python-math.ts";
 
 export class ExpressionError extends Error {
@@ -17,12 +18,6 @@ export type Value = { kind: "rational"; n: bigint; d: bigint } | { kind: "float"
 const ZOO: Value = { kind: "zoo" };
 const NAN: Value = { kind: "nan" };
 
-const gcd = (a: bigint, b: bigint): bigint => {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-};
 
 function rational(n: bigint, d: bigint): Value {
   if (d === 0n) return n === 0n ? NAN : ZOO;
