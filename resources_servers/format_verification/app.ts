@@ -8,8 +8,8 @@ import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
 import { compilePythonRegexValue } from "../../src/verifiers/python-regex.ts";
-import { pythonTruthy } from "../../src/rollouts/python.ts";
-import { pythonContains, pythonGe, pythonIterate, pythonRepr, pythonSet } from "./python-ops.ts";
+import { pythonIterate, pythonTruthy } from "../../src/rollouts/python.ts";
+import { pythonContains, pythonGe, pythonRepr, pythonSet } from "./python-ops.ts";
 
 class NotImplementedError extends Error {
   override name = "NotImplementedError";

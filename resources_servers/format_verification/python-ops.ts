@@ -1,38 +1,23 @@
 // The few Python operations format_verification applies to `verifier` values, which are free-form JSON: what
 // `for x in v`, `m in text`, `set(v)` and `n >= v` do (or the TypeError they raise, NeMo Gym's 500) when a row
 // holds something other than the usual lists of strings and an int.
+import { jsonTypeName } from "../../src/rollouts/python.ts";
 import { pythonStr, pythonStringRepr } from "../../src/verifiers/python-values.ts";
-
-function typeName(value: unknown): string {
-  if (value === null || value === undefined) return "NoneType";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  if (typeof value === "string") return "str";
-  return Array.isArray(value) ? "list" : "dict";
-}
 
 /** `repr(value)` of a JSON value (whole numbers print as ints: JSON cannot tell 1 from 1.0 once parsed). */
 export const pythonRepr = (value: unknown): string =>
   typeof value === "string" ? pythonStringRepr(value) : typeof value === "number" && Number.isInteger(value) ? String(value) : pythonStr(value);
 
-/** `list(value)`: a list's items, a string's characters, a dict's keys. */
-export function pythonIterate(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") return [...value];
-  if (value !== null && typeof value === "object") return Object.keys(value);
-  throw new TypeError(`'${typeName(value)}' object is not iterable`);
-}
-
 /** `marker in text`. */
 export function pythonContains(text: string, marker: unknown): boolean {
-  if (typeof marker !== "string") throw new TypeError(`'in <string>' requires string as left operand, not ${typeName(marker)}`);
+  if (typeof marker !== "string") throw new TypeError(`'in <string>' requires string as left operand, not ${jsonTypeName(marker)}`);
   return text.includes(marker);
 }
 
 /** `set(values)`, which fails on lists and dicts. */
 export function pythonSet(values: unknown[]): Set<unknown> {
   const unhashable = values.find((value) => value !== null && typeof value === "object");
-  if (unhashable !== undefined) throw new TypeError(`unhashable type: '${typeName(unhashable)}'`);
+  if (unhashable !== undefined) throw new TypeError(`unhashable type: '${jsonTypeName(unhashable)}'`);
   return new Set(values);
 }
 
@@ -40,5 +25,5 @@ export function pythonSet(values: unknown[]): Set<unknown> {
 export function pythonGe(count: number, bound: unknown): boolean {
   if (typeof bound === "number") return count >= bound;
   if (typeof bound === "boolean") return count >= Number(bound);
-  throw new TypeError(`'>=' not supported between instances of 'int' and '${typeName(bound)}'`);
+  throw new TypeError(`'>=' not supported between instances of 'int' and '${jsonTypeName(bound)}'`);
 }

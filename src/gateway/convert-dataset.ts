@@ -5,6 +5,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../rollouts/jsonl.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
+import { pythonTruthy } from "../rollouts/python.ts";
 
 export interface RelaxRow {
   input: JsonValue[];
@@ -17,12 +18,8 @@ const LIFTED_PARAMS = new Set(["input", "tools", "parallel_tool_calls", "instruc
 
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Python truthiness, as the reference converter tests `instructions`. */
-function truthy(value: JsonValue | undefined): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
-  if (Array.isArray(value)) return value.length > 0;
-  return isObject(value) ? Object.keys(value).length > 0 : true;
-}
+// Python truthiness, as the reference converter tests `instructions`.
+const truthy = pythonTruthy;
 
 /** GSM8K benchmark rows carry `question` and `expected_answer` instead of responses_create_params. */
 function gsm8kParams(row: JsonObject): JsonObject {

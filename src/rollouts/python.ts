@@ -1,7 +1,9 @@
-// Small pieces of Python semantics that NeMo Gym's metrics depend on and JavaScript spells differently.
+// Small pieces of Python semantics on JSON values (as JSON.parse reads them) that NeMo Gym's metrics, converters
+// and verifiers depend on and JavaScript spells differently.
 import { pythonStr as pythonStrOfValue } from "../verifiers/python-values.ts";
+import { compareStrings } from "../verifiers/python-str.ts";
 
-/** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false. */
+/** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false (NaN is true, as in Python). */
 export function pythonTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
@@ -21,12 +23,21 @@ export function pythonStr(value: unknown): string {
 }
 
 /** Python's `sorted` order for strings: by code point (JavaScript's `<` compares UTF-16 code units). */
-export function comparePython(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const diff = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
-    if (diff !== 0) return diff;
-  }
-  return left.length - right.length;
+export const comparePython = compareStrings;
+
+/** `type(value).__name__` of a JSON value: a number is an int or a float by whether it is whole. */
+export function jsonTypeName(value: unknown): string {
+  if (value === null || value === undefined) return "NoneType";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  if (typeof value === "string") return "str";
+  return Array.isArray(value) ? "list" : "dict";
+}
+
+/** `list(value)` of a JSON value: a list's items, a string's characters, a dict's keys; else Python's TypeError. */
+export function pythonIterate(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === "string") return [...value];
+  if (value !== null && typeof value === "object") return Object.keys(value);
+  throw new TypeError(`'${jsonTypeName(value)}' object is not iterable`);
 }

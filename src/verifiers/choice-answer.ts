@@ -3,6 +3,7 @@
 // `extract_letter`. Every regex is NeMo Gym's own Python pattern, run with Python's semantics (python-regex.ts),
 // so `\b`, `\s`, `$` and IGNORECASE behave as they do there; string helpers follow Python's `str` methods.
 import { isAlpha, isUpper, pythonLen, pythonStrip, splitWhitespace } from "./python-str.ts";
+import { pythonIterate } from "../rollouts/python.ts";
 import { compilePythonRegex, compilePythonRegexValue, PythonRegexError, type PythonRegexFlags } from "./python-regex.ts";
 
 /** A dataset option: `{"A": "option text"}` (a null text means the option is absent). */
@@ -85,14 +86,6 @@ export function letterFromTemplateRegexes(text: string, patterns: unknown, allow
     if (letter !== undefined) return letter;
   }
   return undefined;
-}
-
-/** `for x in value` over a JSON value: list items, dict keys; anything else is not iterable. */
-function pythonIterate(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (value !== null && typeof value === "object") return Object.keys(value);
-  const typeName = value === null ? "NoneType" : typeof value === "boolean" ? "bool" : typeof value === "number" ? (Number.isInteger(value) ? "int" : "float") : typeof value;
-  throw new TypeError(`'${typeName}' object is not iterable`);
 }
 
 // ---- \boxed{…} ----

@@ -4,6 +4,7 @@
 //
 // Values are JSON values as `json.loads` gives them (a NaN or ±Infinity literal is a JS number); a CSV cell that
 // pandas reads as NaN is `null`.
+import { jsonTypeName as pyTypeName, pythonTruthy as truthy } from "../../../src/rollouts/python.ts";
 
 /** A Python exception: `type` is its class name, `message` its `str(e)`. */
 export class PyError extends Error {
@@ -18,24 +19,8 @@ export class PyError extends Error {
 
 export const isStr = (value: unknown): value is string => typeof value === "string";
 
-/** Python's `type(value).__name__` for a JSON value. */
-export function pyTypeName(value: unknown): string {
-  if (value === null || value === undefined) return "NoneType";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  if (typeof value === "string") return "str";
-  return Array.isArray(value) ? "list" : "dict";
-}
-
-/** `bool(value)`: NaN is truthy, as in Python. */
-export function truthy(value: unknown): boolean {
-  if (value === null || value === undefined) return false;
-  if (typeof value === "boolean") return value;
-  if (typeof value === "number") return value !== 0;
-  if (typeof value === "string") return value.length > 0;
-  if (Array.isArray(value)) return value.length > 0;
-  return Object.keys(value as object).length > 0;
-}
+// Python's truthiness (and type names) of JSON values live in src/rollouts/python.ts.
+export { pyTypeName, truthy };
 
 function floatRepr(value: number): string {
   if (Number.isNaN(value)) return "nan";

@@ -5,6 +5,7 @@
 // the library cannot use fails where Python raises (TypeError, AttributeError, …). NeMo Gym catches every
 // exception of an instruction and counts it as not followed, so all of these end as `false` with a reason.
 import { codePoints } from "../python-str.ts";
+import { pythonTruthy as truthy } from "../../rollouts/python.ts";
 
 /** The non-null kwargs of one instruction, as JSON values. */
 export type Kwargs = Readonly<Record<string, unknown>>;
@@ -32,13 +33,8 @@ export class RandomWordError extends InstructionError {
   }
 }
 
-/** Python truthiness of a JSON value (`if not x:`). */
-export function truthy(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === "object") return Object.keys(value).length > 0;
-  return true;
-}
+// Python's truthiness of a JSON value lives in src/rollouts/python.ts.
+export { truthy };
 
 /** A value compared or computed with as a number: Python raises TypeError for anything but int/float/bool. */
 export function num(value: unknown, name: string): number {
