@@ -20,7 +20,7 @@ import { HttpClient } from "../src/client/index.ts";
 import { BaseVerifyRequestSchema } from "../src/protocol/index.ts";
 import { withoutNullParams } from "../src/rollouts/reverify.ts";
 import type { ResourcesServerDefinition } from "../src/server/index.ts";
-import { readVerifierCases, type VerifierCase } from "../src/scaffold/env-test/verifier-cases.ts";
+import { readVerifierCases, toolsFreeVerifyRequest } from "../src/scaffold/env-test/verifier-cases.ts";
 import { startInProcess } from "../src/testing/in-process.ts";
 import { fixed, formatTable, percentile } from "./measure.ts";
 
@@ -59,21 +59,6 @@ const readJsonl = (path: string): Json[] =>
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line));
-
-/** A verifier case as the /verify request `gym env test` builds for a tools-free environment. */
-function caseRequest(verifierCase: VerifierCase): Json {
-  const calls = verifierCase.tool_calls.map((call, i) => ({
-    type: "function_call",
-    call_id: `call_${i}`,
-    name: call.name,
-    arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-    id: `fc_${i}`,
-    status: "completed",
-  }));
-  const message = { id: "msg_bench", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: verifierCase.output_text, annotations: [] }] };
-  const response = { id: "resp_bench", created_at: 1, model: "bench", object: "response", output: [...calls, message], parallel_tool_calls: true, tool_choice: "auto", tools: [] };
-  return { ...verifierCase.row, response };
-}
 
 const lastUserText = (row: Json) => JSON.stringify(row.responses_create_params?.input?.at?.(-1)?.content ?? null);
 
@@ -114,7 +99,7 @@ async function measureEnvironment(environment: string, calls: number): Promise<V
   if (!existsSync(appPath)) return undefined;
   const definition = (await import(pathToFileURL(appPath).href)).default as ResourcesServerDefinition<unknown, unknown>;
   const casesPath = join(folder, "data/verifier_cases.jsonl");
-  const own = existsSync(casesPath) ? readVerifierCases(casesPath, casesPath).cases.map(({ verifierCase }) => caseRequest(verifierCase)) : [];
+  const own = existsSync(casesPath) ? readVerifierCases(casesPath, casesPath).cases.map(({ verifierCase }) => toolsFreeVerifyRequest(verifierCase)) : [];
   const shared = sharedRequests(environment);
   const { instance, config } = resourcesServerInstance(folder, environment);
   const graph = await startInProcess(config, { [instance]: definition });

@@ -23,6 +23,26 @@ export const VERIFIER_CASES_CONTRACT =
   'one JSON per line {"case": "full_reward"|"zero_reward"|"malformed", "row": <dataset row>, ' +
   '"tool_calls": [{"name": "<tool>", "arguments": {...}}], "output_text": "<final assistant text>", "expected_reward": <number>}';
 
+/**
+ * A case as the /verify request of a tools-free environment, without playing it: its calls become function_call
+ * items (never executed: such a server would answer each 404, and no verifier reads those outputs), then the
+ * assistant message with `output_text` (always, even when empty).
+ */
+export function toolsFreeVerifyRequest(verifierCase: Pick<VerifierCase, "row" | "tool_calls" | "output_text">): Record<string, unknown> {
+  const calls = verifierCase.tool_calls.map((call, i) => ({
+    type: "function_call",
+    call_id: `call_case_${i}`,
+    name: call.name,
+    arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
+    id: `fc_case_${i}`,
+    status: "completed",
+  }));
+  const message = { id: "msg_case", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: verifierCase.output_text, annotations: [] }] };
+  const params = verifierCase.row.responses_create_params as { tools?: unknown[] } | undefined;
+  const response = { id: "resp_case", created_at: 1, model: "verifier-case", object: "response", output: [...calls, message], parallel_tool_calls: true, tool_choice: "auto", tools: params?.tools ?? [] };
+  return { ...verifierCase.row, response };
+}
+
 export interface ParsedCases {
   cases: { lineNumber: number; verifierCase: VerifierCase }[];
   problems: string[];
