@@ -2,7 +2,7 @@
 // `\boxed{[[…],[…]]}`, and scores 1 when it equals `expected_output` exactly. The first readable grid wins.
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
-import { ArcTaskFields, assistantText, gridsEqual, parseJsonGrid, readIntGrid } from "../../src/verifiers/arc-grid.ts";
+import { ArcTaskFields, assistantText, gridsEqual, parseJsonGrid, readIntGrid } from "../../src/ports/arc-grid.ts";
 
 export default resourcesServer({
   name: "ARCAGIResourcesServer",

@@ -2,9 +2,9 @@
 // match the expected state: same ids, no overlaps, right durations, inside the day's window, every
 // constraint kept. A port of NeMo Gym's `grade_assistant_response`; every Python exception inside it
 // (a missing field, an unparsable time) scores 0.
-import { fromJsonValue, pythonEquals, pythonJsonLoads, pythonTypeName, type PyValue } from "../../src/verifiers/python-json.ts";
-import { pythonStrip } from "../../src/verifiers/python-str.ts";
-import { pythonGetItem, pythonInt, pythonStr } from "../../src/verifiers/python-values.ts";
+import { fromJsonValue, pythonEquals, pythonJsonLoads, pythonTypeName, type PyValue } from "../../src/python/json.ts";
+import { pythonStrip } from "../../src/python/str.ts";
+import { pythonGetItem, pythonInt, pythonStr } from "../../src/python/values.ts";
 
 export type GradeReason = "think_found" | "pass" | "no_json_list" | "different_number_of_events" | "conflicting_events" | "constraint_violated" | "error_in_grading";
 

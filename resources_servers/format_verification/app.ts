@@ -3,12 +3,12 @@
 //     `re.search`, no flags, one line at a time); reward 1 iff at least `verify_min_matches` (default 1) do;
 //   string_match — every `expected_markers` string must occur in the answer, and no `patterns` match may be a
 //     marker that was not expected.
-// Any other type is NeMo Gym's NotImplementedError, a 500. Patterns are Python regexes (python-regex.ts).
+// Any other type is NeMo Gym's NotImplementedError, a 500. Patterns are Python regexes (src/python/re.ts).
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { compilePythonRegexValue } from "../../src/verifiers/python-regex.ts";
-import { pythonIterate, pythonTruthy } from "../../src/rollouts/python.ts";
+import { compilePythonRegexValue } from "../../src/python/re.ts";
+import { pythonIterate, pythonTruthy } from "../../src/python/json-value.ts";
 import { pythonContains, pythonGe, pythonRepr, pythonSet } from "./python-ops.ts";
 
 class NotImplementedError extends Error {

@@ -1,8 +1,8 @@
 // The few Python operations format_verification applies to `verifier` values, which are free-form JSON: what
 // `for x in v`, `m in text`, `set(v)` and `n >= v` do (or the TypeError they raise, NeMo Gym's 500) when a row
 // holds something other than the usual lists of strings and an int.
-import { jsonTypeName } from "../../src/rollouts/python.ts";
-import { pythonStr, pythonStringRepr } from "../../src/verifiers/python-values.ts";
+import { jsonTypeName } from "../../src/python/json-value.ts";
+import { pythonStr, pythonStringRepr } from "../../src/python/values.ts";
 
 /** `repr(value)` of a JSON value (whole numbers print as ints: JSON cannot tell 1 from 1.0 once parsed). */
 export const pythonRepr = (value: unknown): string =>

@@ -4,10 +4,9 @@
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { pythonStrip } from "../../src/verifiers/python-str.ts";
-import { choiceVerdict, extractGpqaAnswer } from "../../src/verifiers/choice-answer.ts";
-import { ChoiceRowSchema, ConfigGradingMode } from "../mcqa/app.ts";
-import { choiceKeyMetrics, choiceMetrics } from "../mcqa/metrics.ts";
+import { pythonStrip } from "../../src/python/str.ts";
+import { choiceVerdict, extractGpqaAnswer } from "../../src/ports/choice-answer.ts";
+import { ChoiceRowSchema, ConfigGradingMode, choiceKeyMetrics, choiceMetrics } from "../../src/ports/choice-task.ts";
 
 export default resourcesServer({
   name: "GPQADiamondResourcesServer",

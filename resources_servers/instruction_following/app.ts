@@ -1,11 +1,11 @@
 // IFEval-style instruction following: the model's final text is checked against each instruction of the row
-// (verifiable-instructions' checkers, src/verifiers/instructions). `binary` grading rewards 1 only when every
+// (verifiable-instructions' checkers, src/ports/instructions). `binary` grading rewards 1 only when every
 // instruction is followed, `fraction` the share followed. The verifier fields live under `verifier_metadata`;
 // older rows keep them at the top level and are migrated as NeMo Gym migrates them.
 import { z } from "zod";
 import { HttpError, resourcesServer } from "../../src/server/index.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
-import { checkInstruction, UNSUPPORTED_INSTRUCTIONS } from "../../src/verifiers/instructions/index.ts";
+import { checkInstruction, UNSUPPORTED_INSTRUCTIONS } from "../../src/ports/instructions/index.ts";
 
 const VERIFIER_FIELDS = ["instruction_id_list", "prompt", "kwargs", "grading_mode"] as const;
 const REQUIRED_FIELDS = ["instruction_id_list", "prompt", "kwargs"];

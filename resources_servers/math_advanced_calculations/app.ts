@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { HttpError, RequestValidationError, resourcesServer, tool, type ValidationDetail } from "../../src/server/index.ts";
 import { Complex, floatDivide, floatPow, mathCos, mathLog, mathSin, PythonException } from "./calculator.ts";
-import { pythonJsonLoads, pythonTypeName, type PyValue } from "../../src/verifiers/python-json.ts";
-import { floatRepr, pythonFloat } from "../../src/verifiers/python-values.ts";
+import { pythonJsonLoads, pythonTypeName, type PyValue } from "../../src/python/json.ts";
+import { floatRepr, pythonFloat } from "../../src/python/values.ts";
 import { laxFloat } from "./pydantic-lax-float.ts";
 
 /** A float as NeMo Gym's tool responses print it: Python's repr, and `null` where JSON has no number (inf, nan). */

@@ -1,7 +1,7 @@
 // Python's float arithmetic, as the calculator's eleven functions meet it: the same results (libm.ts
 // rounds like glibc) and the same exceptions, whose str() NeMo Gym sends back as a 500's detail.
 import * as libm from "./libm.ts";
-import { complexRepr } from "../../src/verifiers/python-values.ts";
+import { complexRepr } from "../../src/python/values.ts";
 
 /** A Python exception: `message` is its str(). */
 export class PythonException extends Error {

@@ -1,11 +1,11 @@
 // Math final-answer QA (OpenMathReasoning, DAPO-17k, AIME). The model's text is checked against
-// `expected_answer` by the math-verify port (src/verifiers/math); when that says no and the instance has
+// `expected_answer` by the math-verify port (src/ports/math); when that says no and the instance has
 // `should_use_judge: true`, an LLM judge decides, asked in both orders. The shipped configs keep the judge off.
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/rollouts/metrics.ts";
-import { verifyMath } from "../../src/verifiers/math/index.ts";
+import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
+import { verifyMath } from "../../src/ports/math/index.ts";
 import { judgeEquivalence, type JudgeEvaluation } from "./judge.ts";
 
 const Config = z.looseObject({

@@ -5,22 +5,9 @@
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { pythonStrip } from "../../src/verifiers/python-str.ts";
-import { choiceVerdict, extractMcqaAnswer } from "../../src/verifiers/choice-answer.ts";
-import { choiceMetrics, choiceKeyMetrics } from "./metrics.ts";
-
-const RowGradingMode = z.enum(["strict_single_letter_boxed", "lenient_boxed", "lenient_answer_colon"]);
-export const ConfigGradingMode = z.enum([...RowGradingMode.options, "lenient_answer_colon_md"]);
-
-/** NeMo Gym's MCQARunRequest: the fields verify reads (`uuid` and `metadata` are accepted and ignored). */
-export const ChoiceRowSchema = z.object({
-  uuid: z.string().nullish(),
-  options: z.array(z.record(z.string(), z.string().nullable())).nullish(),
-  expected_answer: z.string().nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
-  grading_mode: RowGradingMode.default("strict_single_letter_boxed"),
-  template_metadata: z.record(z.string(), z.unknown()).nullish(),
-});
+import { pythonStrip } from "../../src/python/str.ts";
+import { choiceVerdict, extractMcqaAnswer } from "../../src/ports/choice-answer.ts";
+import { ChoiceRowSchema, ConfigGradingMode, choiceKeyMetrics, choiceMetrics } from "../../src/ports/choice-task.ts";
 
 export default resourcesServer({
   name: "MCQAResourcesServer",

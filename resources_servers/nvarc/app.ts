@@ -8,7 +8,7 @@
 // without a program scores 0, as in NeMo Gym, since nothing would have run.
 import { z } from "zod";
 import { HttpError, resourcesServer } from "../../src/server/index.ts";
-import { ArcTaskFields, assistantText, extractTransformCode, gridsEqual, parseDigitRows, readIntGrid, stripThinking, type Grid } from "../../src/verifiers/arc-grid.ts";
+import { ArcTaskFields, assistantText, extractTransformCode, gridsEqual, parseDigitRows, readIntGrid, stripThinking, type Grid } from "../../src/ports/arc-grid.ts";
 
 export const INDUCTIVE_NEEDS_SANDBOX =
   "nvarc inductive verification runs the model's transform() code, which needs the project's sandbox (bubblewrap); no sandbox exists yet, so this row cannot be scored";

@@ -1,14 +1,14 @@
 // reasoning-gym (open-thought): 100+ procedurally generated reasoning tasks, each scored by its own
 // `score_answer`. The row names its task in `metadata.source_dataset`; the answer is read from the response text
 // (last <answer> tag, else first \boxed{}, else the whole text) and scored by that task's scorer, ported in
-// src/verifiers/reasoning-gym/. The reward is the score, fractional when the task gives partial credit.
+// src/ports/reasoning-gym/. The reward is the score, fractional when the task gives partial credit.
 import { z } from "zod";
 import { HttpError, RequestValidationError, resourcesServer } from "../../src/server/index.ts";
-import { pythonTruthy } from "../../src/rollouts/python.ts";
+import { pythonTruthy } from "../../src/python/json-value.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
-import { pythonStr, ValueError } from "../../src/verifiers/python-values.ts";
-import { extractAnswer } from "../../src/verifiers/reasoning-gym/answer-extraction.ts";
-import { LIBRARY_TASKS, scorerFor, UnsupportedTaskError, type Scorer } from "../../src/verifiers/reasoning-gym/index.ts";
+import { pythonStr, ValueError } from "../../src/python/values.ts";
+import { extractAnswer } from "../../src/ports/reasoning-gym/answer-extraction.ts";
+import { LIBRARY_TASKS, scorerFor, UnsupportedTaskError, type Scorer } from "../../src/ports/reasoning-gym/index.ts";
 
 /** Every output_text of every message, joined with nothing between (a message's content may be a plain string). */
 function responseText(response: NeMoGymResponse): string {

@@ -1,9 +1,9 @@
 // Next-action prediction ("pivot" behaviour cloning): the model makes one turn in the middle of a recorded
 // trajectory and is scored against the action the expert took there — a chat message, a tool call, or a batch
-// of parallel calls. No tool runs; the comparison lives in src/verifiers/tool-call-comparison.ts.
+// of parallel calls. No tool runs; the comparison lives in src/ports/tool-call-comparison.ts.
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
-import { ActionSchema, compareAction, extractAction, StepRewardCategory, ToolCallComparatorConfigSchema } from "../../src/verifiers/tool-call-comparison.ts";
+import { ActionSchema, compareAction, extractAction, StepRewardCategory, ToolCallComparatorConfigSchema } from "../../src/ports/tool-call-comparison.ts";
 
 export default resourcesServer({
   name: "SingleStepToolUseArgumentComparisonResourcesServer",

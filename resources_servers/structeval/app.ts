@@ -5,9 +5,9 @@
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { pythonStrip } from "../../src/verifiers/python-str.ts";
-import { pythonRound } from "../../src/verifiers/python-float.ts";
-import { extractCode, pathExists, rawOutputScore, renderCode } from "../../src/verifiers/structured/structeval.ts";
+import { pythonStrip } from "../../src/python/str.ts";
+import { pythonRound } from "../../src/python/float.ts";
+import { extractCode, pathExists, rawOutputScore, renderCode } from "../../src/ports/structured/structeval.ts";
 import { structEvalMetrics } from "./metrics.ts";
 
 /** NeMo Gym's StructEvalVerifyRequest fields, in its response model's order. */

@@ -1,6 +1,6 @@
 // NeMo Gym's StructEvalResourcesServer.compute_metrics: mean render and key-validation scores, and mean reward
 // per output type, input type and task name.
-import { pythonMean } from "../../src/verifiers/python-float.ts";
+import { pythonMean } from "../../src/python/float.ts";
 
 type Row = Record<string, unknown>;
 

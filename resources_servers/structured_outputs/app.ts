@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { evaluateText, evaluateToolCall, SCHEMA_TYPES } from "../../src/verifiers/structured/structured-outputs.ts";
+import { evaluateText, evaluateToolCall, SCHEMA_TYPES } from "../../src/ports/structured/structured-outputs.ts";
 import { structuredOutputsMetrics } from "./metrics.ts";
 
 const optionalText = z.string().nullable().default(null);

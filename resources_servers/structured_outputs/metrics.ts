@@ -1,7 +1,7 @@
 // NeMo Gym's StructuredOutputsResourcesServer.compute_metrics: mean reward per format and per each row
 // attribute the dataset records (problem type, schema representation, tool-call layout, …).
-import { pythonMean } from "../../src/verifiers/python-float.ts";
-import { pythonTruthy } from "../../src/rollouts/python.ts";
+import { pythonMean } from "../../src/python/float.ts";
+import { pythonTruthy } from "../../src/python/json-value.ts";
 
 type Row = Record<string, unknown>;
 

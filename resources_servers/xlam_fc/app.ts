@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
-import { fromJsonValue, isPyDict, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, pythonTypeName, toJsonValue, type PyValue } from "../../src/verifiers/python-json.ts";
+import { fromJsonValue, isPyDict, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, pythonTypeName, toJsonValue, type PyValue } from "../../src/python/json.ts";
 
 interface PredictedCall {
   name: string;

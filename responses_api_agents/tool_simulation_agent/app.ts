@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { BaseVerifyResponseSchema, ResponseCreateParamsSchema, ResponseSchema } from "../../src/protocol/index.ts";
 import { raiseForStatus } from "../../src/client/index.ts";
-import { computeAggregateMetrics } from "../../src/rollouts/metrics.ts";
+import { computeAggregateMetrics } from "../../src/metrics/index.ts";
 import { responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
 
 const ServerRef = <T extends string>(type: T) => z.object({ type: z.literal(type), name: z.string() });

@@ -6,7 +6,7 @@ import { closeSync, existsSync, openSync, rmSync, writeSync, mkdirSync } from "n
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { toPythonJson } from "../server/json.ts";
+import { toPythonJson } from "../python/json-dumps.ts";
 import { agentNameOf, InputError, readJsonl, sidecarPath, type Row } from "../rollouts/jsonl.ts";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics } from "../rollouts/aggregate.ts";

@@ -2,7 +2,7 @@
 // the address comes from the global config; when the config does not know a port yet (the launcher binds
 // port 0 and learns it afterwards), the head server is asked.
 import { getServerInstanceConfig, parseConfigYaml, type ConfigDict } from "../config/index.ts";
-import { InnerServerError } from "../server/errors.ts";
+import { InnerServerError } from "../protocol/errors.ts";
 import { HttpClient, type HttpClientOptions, type HttpResponse, type RequestOptions } from "./http-client.ts";
 
 export interface ServerClientOptions extends HttpClientOptions {

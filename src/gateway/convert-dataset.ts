@@ -5,7 +5,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../rollouts/jsonl.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
-import { pythonTruthy } from "../rollouts/python.ts";
+import { pythonTruthy } from "../python/json-value.ts";
 
 export interface RelaxRow {
   input: JsonValue[];

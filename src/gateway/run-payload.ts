@@ -1,7 +1,7 @@
 // The two translations at the Gym boundary: a trial becomes a NeMo Gym `/run` row, and a `/run` reply
 // becomes the gateway's result (reward, completed/truncated, metrics). Pure functions; no I/O.
 import { isJsonObject, type JsonObject, type JsonValue, type TrialRequest, type TrialReward } from "./types.ts";
-import { pythonTruthy } from "../rollouts/python.ts";
+import { pythonTruthy } from "../python/json-value.ts";
 
 export { isJsonObject };
 

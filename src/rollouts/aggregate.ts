@@ -8,7 +8,7 @@ import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsResponseSchema } from "../protocol/index.ts";
 import { expandGlobs } from "./glob.ts";
 import { agentNameOf, InputError, readJsonl, sidecarPath, type Row } from "./jsonl.ts";
-import { computeAggregateMetrics, stripForAggregation, type AggregateMetrics, type VerifyRecord } from "./metrics.ts";
+import { computeAggregateMetrics, stripForAggregation, type AggregateMetrics, type VerifyRecord } from "../metrics/index.ts";
 
 export interface ShardLine {
   path: string;

@@ -5,11 +5,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
-import { INNER_STATUS_HEADER } from "../server/errors.ts";
-import { toPythonJson } from "../server/json.ts";
+import { INNER_STATUS_HEADER } from "../protocol/errors.ts";
+import { toPythonJson } from "../python/json-dumps.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics, type AgentMetricsEntry } from "./aggregate.ts";
 import { sidecarPath } from "./jsonl.ts";
-import { stripForAggregation } from "./metrics.ts";
+import { stripForAggregation } from "../metrics/index.ts";
 import { runConcurrently } from "./run-concurrently.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";

@@ -1,6 +1,6 @@
 // Dataset rows → the exact list of /run requests: agent_ref stamped, responses_create_params overrides,
 // task indices (identical lines share one), num_repeats expansion in aabbcc order, optional per-rollout seed.
-import { pythonJsonDumps } from "../server/json.ts";
+import { pythonJsonDumps } from "../python/json-dumps.ts";
 import { agentNameOf, InputError, type InputLine, type Row } from "./jsonl.ts";
 import { applyPromptConfig, type PromptConfig } from "./prompt-config.ts";
 

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { InputError, type Row } from "./jsonl.ts";
-import { pythonStr } from "./python.ts";
+import { pythonStr } from "../python/json-value.ts";
 
 export const PromptConfigSchema = z.object({ user: z.string(), system: z.string().nullish() });
 export type PromptConfig = z.output<typeof PromptConfigSchema>;

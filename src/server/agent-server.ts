@@ -4,9 +4,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AggregateMetricsRequestSchema, BaseRunRequestSchema, ResponseCreateParamsSchema } from "../protocol/index.ts";
 import type { NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
-import { computeAggregateMetrics } from "../rollouts/metrics.ts";
+import { computeAggregateMetrics } from "../metrics/index.ts";
 import { parseBody } from "./base-app.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../protocol/errors.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 
 export interface AgentCall {

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
-import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "./errors.ts";
+import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "../protocol/errors.ts";
 import { ARRAY_ENCODING_HEADER, FLOAT_FIELDS, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 
 declare module "fastify" {

@@ -11,7 +11,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROJECT_ROOT } from "../config/index.ts";
 import { stringifyWire } from "../protocol/wire-json.ts";
-import { HttpError, pythonStyleRepr, RequestValidationError, validationErrorFromZod } from "./errors.ts";
+import { HttpError, pythonStyleRepr, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
 import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
 

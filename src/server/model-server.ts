@@ -12,10 +12,10 @@ import { chatCompletionSse, sanitizeStreamingChatBody } from "../models/chat-str
 import { ChatConversionError } from "../models/chat-conversion/index.ts";
 import { chatToResponsesParams, responseToChatCompletion } from "../models/chat-via-responses.ts";
 import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
-import { pythonTruthy } from "../rollouts/python.ts";
+import { pythonTruthy } from "../python/json-value.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
-import { HttpError, RequestValidationError, validationErrorFromZod } from "./errors.ts";
+import { HttpError, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
 
 export interface ModelCall {
   sessionId: string;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AggregateMetricsRequestSchema, BaseVerifyRequestSchema } from "../protocol/index.ts";
 import type { NeMoGymResponse, ResponseCreateParams } from "../protocol/index.ts";
-import { computeAggregateMetrics, type MetricsHooks } from "../rollouts/metrics.ts";
+import { computeAggregateMetrics, type MetricsHooks } from "../metrics/index.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { FLOAT_FIELDS } from "../protocol/wire-json.ts";

@@ -2,7 +2,7 @@
 // cookie minted by a Python NeMo Gym server is accepted here and vice versa.
 //   value = base64(json.dumps(session)) "." base64url(timestamp) "." base64url(HMAC-SHA1)
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { pythonJsonDumps } from "./json.ts";
+import { pythonJsonDumps } from "../python/json-dumps.ts";
 
 export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
 

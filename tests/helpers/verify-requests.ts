@@ -3,7 +3,7 @@
 // have always sent; no verifier reads them.
 import assert from "node:assert/strict";
 import type { http } from "./servers.ts";
-import { caseVerifyRequest, readVerifierCases, type VerifierCase } from "../verifiers/verifier-cases.ts";
+import { caseVerifyRequest, readVerifierCases, type VerifierCase } from "../ports/verifier-cases.ts";
 
 export type Item = Record<string, unknown>;
 

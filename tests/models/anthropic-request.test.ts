@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { anthropicRequestToResponses } from "../../src/models/anthropic/index.ts";
 import { ResponseCreateParamsSchema } from "../../src/protocol/index.ts";
-import { RequestValidationError } from "../../src/server/errors.ts";
+import { RequestValidationError } from "../../src/protocol/errors.ts";
 
 /** Converts a request whose only messages are `messages` (plus any extra top-level fields). */
 function convert(messages: unknown[], extra: Record<string, unknown> = {}) {

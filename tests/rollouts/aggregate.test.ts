@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { aggregateRollouts, loadShards, mergeShards, offlineMetrics, serverMetrics } from "../../src/rollouts/aggregate.ts";
 import { expandGlobs, segmentRegExp } from "../../src/rollouts/glob.ts";
-import { computeAggregateMetrics, stripForAggregation } from "../../src/rollouts/metrics.ts";
+import { computeAggregateMetrics, stripForAggregation } from "../../src/metrics/index.ts";
 import type { Row } from "../../src/rollouts/jsonl.ts";
 import { resourcesServer } from "../../src/server/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";

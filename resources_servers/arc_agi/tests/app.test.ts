@@ -1,6 +1,6 @@
 // arc_agi's verify over real HTTP: the fields NeMo Gym answers with, the first-valid-grid rule on the joined
 // assistant text, the request model (defaults, lax ints, 422s), its 500, and the authored data and verifier cases.
-// The grid reading itself is pinned rule by rule in tests/verifiers/arc-grid.test.ts.
+// The grid reading itself is pinned rule by rule in tests/ports/arc-grid.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

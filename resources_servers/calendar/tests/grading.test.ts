@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { extractJsonList, gradeAssistantResponse, timeToMinutes } from "../grading.ts";
-import { pythonJsonLoads } from "../../../src/verifiers/python-json.ts";
-import { pythonInt, pythonStr } from "../../../src/verifiers/python-values.ts";
+import { pythonJsonLoads } from "../../../src/python/json.ts";
+import { pythonInt, pythonStr } from "../../../src/python/values.ts";
 
 test("12-hour times: with or without minutes; 12am is midnight, 12pm is noon", () => {
   assert.equal(timeToMinutes("10am"), 600);
@@ -70,7 +70,7 @@ test("each outcome carries NeMo Gym's reason", () => {
   assert.deepEqual(gradeAssistantResponse('[{"start_time": "14:00"}]', state), [0, "error_in_grading"]);
 });
 
-test("Python-behaviour pins from merging the calendar's helpers into src/verifiers", () => {
+test("Python-behaviour pins from merging the calendar's helpers into src/ports", () => {
   // Two equal events holding NaN are equal in Python (json.loads' NaN is one object; dicts compare identity
   // first), so neither conflicts with the other and the NaN duration fails the constraint instead.
   const nanTwins = '[{"event_id": 0, "start_time": "14:00", "duration": NaN}, {"event_id": 0, "start_time": "14:00", "duration": NaN}, {"event_id": 1, "start_time": "10:00", "duration": 30}]';

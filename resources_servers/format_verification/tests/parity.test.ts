@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
 import { assertParity, assertReferenceSet, assertSameAsRecorded, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
-import { caseVerifyRequest, type VerifierCase } from "../../../tests/verifiers/verifier-cases.ts";
+import { caseVerifyRequest, type VerifierCase } from "../../../tests/ports/verifier-cases.ts";
 
 // NeMo Gym's own configs, which name the instances its rows' agent_ref points at.
 const configs = ["freeform_formatting.yaml", "citation_format.yaml"].map((file) => join(import.meta.dirname, "../configs", file));

@@ -1,6 +1,6 @@
 // gpqa_diamond's verify over real HTTP: mcqa's response shape, gpqa's own extraction (the last box, else the last
 // `Answer: X`), the option-letter check, the row's grading_mode being ignored, the single template regex, and the
-// authored data and verifier cases. The extraction rules are unit-tested in tests/verifiers/choice-answer.test.ts.
+// authored data and verifier cases. The extraction rules are unit-tested in tests/ports/choice-answer.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -10,7 +10,7 @@ import { parityLine } from "../../../tests/helpers/reference-rows.ts";
 import { assertParity, referenceLines, referenceRowsAsInputs, reverifyStored } from "../../../tests/helpers/parity.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import calculator from "../app.ts";
-import { pythonJsonLoads } from "../../../src/verifiers/python-json.ts";
+import { pythonJsonLoads } from "../../../src/python/json.ts";
 
 const rollouts = sharedDataFile("math_advanced_calculations/data/example_rollouts.jsonl");
 const reference = sharedDataFile("math_advanced_calculations/parity/reference_verify.jsonl");

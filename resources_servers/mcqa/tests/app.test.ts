@@ -1,7 +1,7 @@
 // mcqa's verify over real HTTP: the response NeMo Gym returns (fields, order, upper-cased gold), each grading
 // mode end to end, the template regex first, the instance's grading_mode overriding the row's, validation,
 // metrics, and the authored data and verifier cases. The extraction rules themselves are unit-tested in
-// tests/verifiers/choice-answer.test.ts.
+// tests/ports/choice-answer.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 // nvarc's verify over real HTTP: the fields NeMo Gym answers with, the transductive reading (thinking removed,
 // digit rows), how the mode is chosen (row over instance), the inductive refusal while there is no sandbox, the
 // request model, and the authored data and verifier cases. The grid reading itself is pinned rule by rule in
-// tests/verifiers/arc-grid.test.ts.
+// tests/ports/arc-grid.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -7,7 +7,7 @@ import { http, startServers } from "../../../tests/helpers/servers.ts";
 import { assertVerifierCasesScore, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
 import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
 import type { InProcessGraph } from "../../../src/testing/in-process.ts";
-import { scoreAnswer } from "../../../src/verifiers/reasoning-gym/index.ts";
+import { scoreAnswer } from "../../../src/ports/reasoning-gym/index.ts";
 import reasoningGym from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { readRows } from "../../../tests/helpers/environment-checks.ts";
 import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
 import { assertParity, assertSameAsRecorded, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
-import { pythonStrip as strip } from "../../../src/verifiers/python-str.ts";
+import { pythonStrip as strip } from "../../../src/python/str.ts";
 
 const rollouts = sharedDataFile("reasoning_gym/data/example_rollouts.jsonl");
 const dataset = sharedDataFile("reasoning_gym/data/example.jsonl");

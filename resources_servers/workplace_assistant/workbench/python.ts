@@ -4,7 +4,7 @@
 //
 // Values are JSON values as `json.loads` gives them (a NaN or ±Infinity literal is a JS number); a CSV cell that
 // pandas reads as NaN is `null`.
-import { jsonTypeName as pyTypeName, pythonTruthy as truthy } from "../../../src/rollouts/python.ts";
+import { jsonTypeName as pyTypeName, pythonTruthy as truthy } from "../../../src/python/json-value.ts";
 
 /** A Python exception: `type` is its class name, `message` its `str(e)`. */
 export class PyError extends Error {
@@ -19,7 +19,7 @@ export class PyError extends Error {
 
 export const isStr = (value: unknown): value is string => typeof value === "string";
 
-// Python's truthiness (and type names) of JSON values live in src/rollouts/python.ts.
+// Python's truthiness (and type names) of JSON values live in src/python/json-value.ts.
 export { pyTypeName, truthy };
 
 function floatRepr(value: number): string {

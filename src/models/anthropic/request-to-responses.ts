@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ResponseCreateParamsInput, ResponseInputItemInput } from "../../protocol/index.ts";
-import { pythonJsonDumps } from "../../server/json.ts";
+import { pythonJsonDumps } from "../../python/json-dumps.ts";
 import {
   parseAnthropicRequest,
   type AnthropicContentBlockParam,

@@ -7,8 +7,8 @@
  * Python repr), this answers a 422 whose `loc` names the offending field.
  */
 import { z } from "zod";
-import { stringOrList } from "../../protocol/pydantic.ts";
-import { RequestValidationError, validationErrorFromZod } from "../../server/errors.ts";
+import { stringOrList } from "../../python/pydantic.ts";
+import { RequestValidationError, validationErrorFromZod } from "../../protocol/errors.ts";
 
 /** Image media types Anthropic accepts; NeMo Gym rejects any other. */
 export const ANTHROPIC_IMAGE_MEDIA_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;

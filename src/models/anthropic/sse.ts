@@ -8,7 +8,7 @@
  * stream), and `message_start` already carries the final `stop_reason`. Frames are
  * `event: <type>\ndata: <json>\n\n` with the JSON written as Python's `json.dumps` writes it.
  */
-import { pythonJsonDumps } from "../../server/json.ts";
+import { pythonJsonDumps } from "../../python/json-dumps.ts";
 import type { AnthropicContentBlock, AnthropicMessage } from "./types.ts";
 
 /** The frames, one string each, ready to write to a `text/event-stream` response. */
