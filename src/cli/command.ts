@@ -181,6 +181,9 @@ export interface GymCommand {
 }
 
 export function defineCommand<F extends FlagSpecs, A extends ArgSpecs = {}, R extends ConfigRequest | undefined = undefined>(spec: CommandSpec<F, A, R>): GymCommand {
+  // Flags and arguments share one namespace in `flags`.
+  const clash = Object.keys(spec.args ?? {}).find((name) => name in spec.flags);
+  if (clash) throw new Error(`gym ${spec.path.join(" ")}: '${clash}' is both an argument and a flag`);
   return {
     path: spec.path,
     description: spec.description,
