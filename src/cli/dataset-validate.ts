@@ -3,12 +3,12 @@
 // resources_servers/NAME), or `--config` (each row's agent_ref, else `--agent`, routed to its resources server).
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Command } from "commander";
 import { entrypointIn, listServerInstances, PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
 import { formatProblem, loadEnvironment, validateDatasetFile, type EnvironmentFor, type EnvironmentSchema } from "../rollouts/dataset-validate.ts";
 import { agentNameOf, InputError } from "../rollouts/jsonl.ts";
+import { arg, configFlag, defineCommand, flag } from "./command.ts";
 import { resolveUserPath } from "./eval-run.ts";
-import { loadCommandConfig, resourcesServerRouter } from "./server-session.ts";
+import { resourcesServerRouter } from "./server-session.ts";
 
 /** `resources_servers/<name>/app.ts` under the working directory, else under the project. */
 export function environmentEntrypoint(name: string): string {
@@ -38,39 +38,42 @@ function environmentsFromConfig(config: ConfigDict, defaultAgent: string | undef
   };
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+export const datasetValidateCommand = defineCommand({
+  path: ["dataset", "validate"],
+  description: "check a dataset JSONL against the protocol and its environment's fields and tools, before any server starts",
+  examples: [
+    "gym dataset validate data.jsonl --resources-server example_session_state_mgmt",
+    "gym dataset validate data.jsonl --config resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml --agent example_session_state_mgmt_simple_agent",
+  ],
+  args: { file: arg.required("dataset JSONL"), overrides: arg.overrides("Hydra-style overrides for --config") },
+  flags: {
+    resourcesServer: flag.string("name", "the environment: folder resources_servers/<name> (with --config: a resources server instance)"),
+    config: configFlag("a config YAML (repeatable): rows go to their agent's resources server"),
+    agent: flag.string("name", "with --config: the agent of rows without agent_ref", { short: "a" }),
+  },
+  // Only rows routed through a config need one (an environment config alone: no model).
+  toConfig: (flags) => (flags.config.length > 0 ? { configPaths: flags.config, overrides: flags.overrides, withoutModel: true } : undefined),
+  async run(config, { flags, print, warn }) {
+    const { file } = flags;
+    let environmentFor: EnvironmentFor = () => undefined;
+    let against = "the protocol only (no --resources-server or --config)";
+    if (config) {
+      environmentFor = environmentsFromConfig(config.resolved, flags.agent, flags.resourcesServer);
+      against = `the environments of ${flags.agent ? `agent ${flags.agent} / ` : ""}each row's agent_ref`;
+    } else if (flags.resourcesServer) {
+      if (flags.agent) throw new InputError("--agent needs --config (it names an agent instance of the config)");
+      const environment = await loadEnvironment(environmentEntrypoint(flags.resourcesServer));
+      environmentFor = () => environment;
+      against = `${environment.name} (${join("resources_servers", flags.resourcesServer)})`;
+    }
 
-export function registerDatasetValidate(program: Command): Command {
-  const dataset = program.commands.find((c) => c.name() === "dataset") ?? program.command("dataset").description("check and prepare datasets");
-  return dataset
-    .command("validate")
-    .description("check a dataset JSONL against the protocol and its environment's fields and tools, before any server starts")
-    .argument("<file>", "dataset JSONL")
-    .option("--resources-server <name>", "the environment: folder resources_servers/<name> (with --config: a resources server instance)")
-    .option("-c, --config <path>", "a config YAML (repeatable): rows go to their agent's resources server", collect, [])
-    .option("-a, --agent <name>", "with --config: the agent of rows without agent_ref")
-    .argument("[overrides...]", "Hydra-style overrides for --config")
-    .action(async function (this: Command, file: string, overrides: string[], flags: { resourcesServer?: string; config: string[]; agent?: string }) {
-      const print = (line: string) => process.stdout.write(`${line}\n`);
-      let environmentFor: EnvironmentFor = () => undefined;
-      let against = "the protocol only (no --resources-server or --config)";
-      if (flags.config.length > 0) {
-        const { resolved } = await loadCommandConfig({ config: flags.config, overrides });
-        environmentFor = environmentsFromConfig(resolved, flags.agent, flags.resourcesServer);
-        against = `the environments of ${flags.agent ? `agent ${flags.agent} / ` : ""}each row's agent_ref`;
-      } else if (flags.resourcesServer) {
-        if (flags.agent) throw new InputError("--agent needs --config (it names an agent instance of the config)");
-        const environment = await loadEnvironment(environmentEntrypoint(flags.resourcesServer));
-        environmentFor = () => environment;
-        against = `${environment.name} (${join("resources_servers", flags.resourcesServer)})`;
-      }
-
-      const problems = await validateDatasetFile(resolveUserPath(file), environmentFor);
-      for (const problem of problems) print(formatProblem({ ...problem, file }));
-      if (problems.length > 0) {
-        const lines = new Set(problems.map((p) => p.line)).size;
-        this.error(`✗ ${file}: ${problems.length} problem(s) on ${lines} line(s), checked against ${against}`, { exitCode: 1, code: "gym.dataset.invalid" });
-      }
-      print(`✓ ${file} is valid against ${against}.`);
-    });
-}
+    const problems = await validateDatasetFile(resolveUserPath(file), environmentFor);
+    for (const problem of problems) print(formatProblem({ ...problem, file }));
+    if (problems.length > 0) {
+      const lines = new Set(problems.map((p) => p.line)).size;
+      warn(`✗ ${file}: ${problems.length} problem(s) on ${lines} line(s), checked against ${against}`);
+      return 1;
+    }
+    print(`✓ ${file} is valid against ${against}.`);
+  },
+});

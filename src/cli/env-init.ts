@@ -1,9 +1,9 @@
 // `gym env init NAME --archetype game|stateful-sandbox|computer-use [--root DIR]`; NeMo Gym's spellings
 // `gym env init --resources-server NAME` and `ng_init_resources_server +entrypoint=resources_servers/NAME` too.
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { Command, CommanderError, Option } from "commander";
 import { ScaffoldError } from "../scaffold/common.ts";
 import { ARCHETYPE_NAMES, initEnvironment, type ArchetypeName } from "../scaffold/init.ts";
+import { arg, defineCommand, flag } from "./command.ts";
 
 interface InitFlags {
   resourcesServer?: string;
@@ -32,31 +32,36 @@ function target(args: string[], flags: InitFlags): { name: string; rootDir: stri
   return names[0]!;
 }
 
-export function registerEnvInit(env: Command): void {
-  env
-    .command("init")
-    .description("create a new environment (resources server) from an archetype (NeMo Gym's ng_init_resources_server)")
-    .argument("[name...]", "the environment's name, snake_case (or +entrypoint=resources_servers/<name>)")
-    .option("--resources-server <name>", "the environment's name (NeMo Gym's spelling)")
-    .addOption(new Option("--archetype <kind>", "what to generate").choices(ARCHETYPE_NAMES).default("game"))
-    .option("--root <dir>", "the folder holding resources_servers/ (default: the working directory)")
-    .action(async (args: string[], flags: InitFlags) => {
-      try {
-        const { name, rootDir } = target(args, flags);
-        const { envDir, files } = await initEnvironment({ name, archetype: flags.archetype, rootDir });
-        const shown = relative(process.cwd(), envDir) || ".";
-        const lines = [`Created ${shown} (archetype ${flags.archetype}):`, ...files.map((file) => `  ${join(shown, file)}`), "", "Next:"];
-        lines.push(`  node --import tsx --test ${join(shown, "tests/app.test.ts")}`);
-        lines.push(
-          `  npm run gym -- eval run --config ${join(shown, "configs", `${name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
-          `    --agent ${name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${name}.jsonl`,
-          `  node --import tsx ${join(shown, "rollout.ts")} --model-url <OpenAI-compatible base URL> --model <name> [--api-key <key>]`,
-        );
-        process.stdout.write(`${lines.join("\n")}\n`);
-      } catch (error) {
-        if (!(error instanceof ScaffoldError)) throw error;
-        process.stderr.write(`error: ${error.message}\n`);
-        throw new CommanderError(1, "gym.env.init", error.message);
-      }
-    });
-}
+export const envInitCommand = defineCommand({
+  path: ["env", "init"],
+  description: "create a new environment (resources server) from an archetype (NeMo Gym's ng_init_resources_server)",
+  examples: ["gym env init my_game --archetype game", "ng_init_resources_server +entrypoint=resources_servers/my_game"],
+  legacyNames: { ng_init_resources_server: [] },
+  args: { name: arg.variadic("the environment's name, snake_case (or +entrypoint=resources_servers/<name>)") },
+  flags: {
+    resourcesServer: flag.string("name", "the environment's name (NeMo Gym's spelling)"),
+    archetype: flag.string("kind", "what to generate", { choices: ARCHETYPE_NAMES, default: "game" }),
+    root: flag.string("dir", "the folder holding resources_servers/ (default: the working directory)"),
+  },
+  async run(_config, { flags, out, err }) {
+    const archetype = flags.archetype as ArchetypeName;
+    try {
+      const { name, rootDir } = target(flags.name, { ...flags, archetype });
+      const { envDir, files } = await initEnvironment({ name, archetype, rootDir });
+      const shown = relative(process.cwd(), envDir) || ".";
+      const lines = [`Created ${shown} (archetype ${archetype}):`, ...files.map((file) => `  ${join(shown, file)}`), "", "Next:"];
+      lines.push(`  node --import tsx --test ${join(shown, "tests/app.test.ts")}`);
+      lines.push(
+        `  npm run gym -- eval run --config ${join(shown, "configs", `${name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
+        `    --agent ${name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${name}.jsonl`,
+        `  node --import tsx ${join(shown, "rollout.ts")} --model-url <OpenAI-compatible base URL> --model <name> [--api-key <key>]`,
+      );
+      out(`${lines.join("\n")}\n`);
+    } catch (error) {
+      if (!(error instanceof ScaffoldError)) throw error;
+      // A scaffolding refusal (bad name, existing folder) is one line and exit 1, as the scaffold tests pin it.
+      err(`error: ${error.message}\n`);
+      return 1;
+    }
+  },
+});

@@ -1,7 +1,19 @@
 // `gym env status`: ask the head server for its instances, then check each one's liveness.
 import { HttpClient } from "../client/index.ts";
 import type { ConfigDict } from "../config/index.ts";
+import { arg, defineCommand, flag } from "./command.ts";
 import type { InstanceRecord } from "./head-server.ts";
+
+export const envStatusCommand = defineCommand({
+  path: ["env", "status"],
+  description: "list the servers the head server knows and whether they answer",
+  examples: ["gym env status", "gym env status --json ++head_server.port=11001"],
+  legacyNames: { ng_status: [] },
+  args: { overrides: arg.overrides("Hydra-style overrides (e.g. ++head_server.port=PORT)") },
+  flags: { json: flag.boolean("print JSON") },
+  toConfig: (flags) => ({ overrides: flags.overrides }),
+  run: ({ resolved }, { flags, print }) => envStatus(resolved, flags.json, print),
+});
 
 export async function envStatus(resolved: ConfigDict, asJson: boolean, print: (line: string) => void): Promise<number> {
   const head = (resolved.head_server ?? {}) as { host?: string; port?: number };

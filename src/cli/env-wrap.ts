@@ -1,8 +1,9 @@
 // `gym env wrap path/to/domain.ts --name NAME [--root DIR] [--rows FILE] [--class NAME]`: a resources server
 // generated around an existing TypeScript domain module, which the generated app imports rather than copies.
 import { join, relative, resolve } from "node:path";
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { ScaffoldError } from "../scaffold/common.ts";
+import { arg, defineCommand, flag, processOutput, registerCommands, type CommandOutput } from "./command.ts";
 
 const CONVENTIONS = `
 What the domain module provides (see tests/scaffold/fixtures/wordle/wordle.ts):
@@ -21,62 +22,54 @@ What the domain module provides (see tests/scaffold/fixtures/wordle/wordle.ts):
                    for data/verifier_cases.jsonl (without it: one derived malformed case)
 `;
 
-interface WrapFlags {
-  name: string;
-  root?: string;
-  rows?: string;
-  class?: string;
-  exposeToolsOverMcp?: boolean;
-}
+export const envWrapCommand = defineCommand({
+  path: ["env", "wrap"],
+  description: "generate a resources server around an existing TypeScript domain module (its class or functions become tools, its score() the reward)",
+  examples: ["gym env wrap tests/scaffold/fixtures/wordle/wordle.ts --name word_game"],
+  args: { module: arg.required("the domain module, a .ts file") },
+  flags: {
+    name: flag.string("name", "the environment's name, snake_case", { required: true }),
+    root: flag.string("dir", "the folder holding resources_servers/ (default: the working directory)"),
+    rows: flag.string("file", "JSONL of seed objects for data/example.jsonl (default: the module's EXAMPLE_SEEDS)"),
+    class: flag.string("name", "the class to wrap, when the module exports several with a scoring member"),
+    exposeToolsOverMcp: flag.boolean("serve the tools over MCP too (expose_tools_over_mcp: true in the config)"),
+  },
+  helpAfter: CONVENTIONS,
+  async run(_config, { flags, out, err }) {
+    try {
+      // Loaded on use: the TypeScript compiler it needs is too heavy for every other `gym` command to pay for.
+      const { wrapDomainModule } = await import("../scaffold/wrap/generate.ts");
+      const { envDir, files, domain, warnings } = await wrapDomainModule({
+        modulePath: flags.module,
+        name: flags.name,
+        rootDir: flags.root,
+        rowsPath: flags.rows,
+        className: flags.class,
+        exposeToolsOverMcp: flags.exposeToolsOverMcp,
+      });
+      const shown = relative(process.cwd(), envDir) || ".";
+      const wrapped = domain.style === "class" ? `class ${domain.className}` : `functions of ${relative(process.cwd(), resolve(flags.module))}`;
+      const lines = [
+        `Created ${shown} around ${wrapped} (tools: ${domain.tools.map((t) => t.toolName).join(", ")}; reward: ${domain.score.name}):`,
+        ...files.map((file) => `  ${join(shown, file)}`),
+        ...(warnings.length > 0 ? ["", "Warnings:", ...warnings.map((w) => `  - ${w}`)] : []),
+        "",
+        "Next:",
+        `  node --import tsx --test ${join(shown, "tests/app.test.ts")}`,
+        `  npm run gym -- eval run --config ${join(shown, "configs", `${flags.name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
+        `    --agent ${flags.name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${flags.name}.jsonl`,
+      ];
+      out(`${lines.join("\n")}\n`);
+    } catch (error) {
+      if (!(error instanceof ScaffoldError)) throw error;
+      // A scaffolding refusal (bad name, unreadable module) is one line and exit 1, as the scaffold tests pin it.
+      err(`error: ${error.message}\n`);
+      return 1;
+    }
+  },
+});
 
-/** Where the command's report and errors go (the process's stdout / stderr unless a caller captures them). */
-export interface WrapOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const processOutput: WrapOutput = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
-
-export function registerEnvWrap(env: Command, output: WrapOutput = processOutput): void {
-  env
-    .command("wrap")
-    .description("generate a resources server around an existing TypeScript domain module (its class or functions become tools, its score() the reward)")
-    .argument("<module>", "the domain module, a .ts file")
-    .requiredOption("--name <name>", "the environment's name, snake_case")
-    .option("--root <dir>", "the folder holding resources_servers/ (default: the working directory)")
-    .option("--rows <file>", "JSONL of seed objects for data/example.jsonl (default: the module's EXAMPLE_SEEDS)")
-    .option("--class <name>", "the class to wrap, when the module exports several with a scoring member")
-    .option("--expose-tools-over-mcp", "serve the tools over MCP too (expose_tools_over_mcp: true in the config)")
-    .addHelpText("after", CONVENTIONS)
-    .action(async (modulePath: string, flags: WrapFlags) => {
-      try {
-        // Loaded on use: the TypeScript compiler it needs is too heavy for every other `gym` command to pay for.
-        const { wrapDomainModule } = await import("../scaffold/wrap/generate.ts");
-        const { envDir, files, domain, warnings } = await wrapDomainModule({
-          modulePath,
-          name: flags.name,
-          rootDir: flags.root,
-          rowsPath: flags.rows,
-          className: flags.class,
-          exposeToolsOverMcp: flags.exposeToolsOverMcp,
-        });
-        const shown = relative(process.cwd(), envDir) || ".";
-        const wrapped = domain.style === "class" ? `class ${domain.className}` : `functions of ${relative(process.cwd(), resolve(modulePath))}`;
-        const lines = [
-          `Created ${shown} around ${wrapped} (tools: ${domain.tools.map((t) => t.toolName).join(", ")}; reward: ${domain.score.name}):`,
-          ...files.map((file) => `  ${join(shown, file)}`),
-          ...(warnings.length > 0 ? ["", "Warnings:", ...warnings.map((w) => `  - ${w}`)] : []),
-          "",
-          "Next:",
-          `  node --import tsx --test ${join(shown, "tests/app.test.ts")}`,
-          `  npm run gym -- eval run --config ${join(shown, "configs", `${flags.name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
-          `    --agent ${flags.name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${flags.name}.jsonl`,
-        ];
-        output.out(`${lines.join("\n")}\n`);
-      } catch (error) {
-        if (!(error instanceof ScaffoldError)) throw error;
-        output.err(`error: ${error.message}\n`);
-        throw new CommanderError(1, "gym.env.wrap", error.message);
-      }
-    });
+/** `gym env wrap` alone under `env` (a program embedding it, or a test capturing its output). */
+export function registerEnvWrap(env: Command, output: CommandOutput = processOutput): void {
+  registerCommands(env, [envWrapCommand], { under: ["env"], output });
 }

@@ -2,13 +2,14 @@
 // through the servers (each agent's /aggregate_metrics; with `--config`, only the resources servers are
 // started and asked) or, with `--offline`, locally with the default computation.
 import { resolve } from "node:path";
-import type { Command } from "commander";
 import { z } from "zod";
 import type { ConfigDict } from "../config/index.ts";
+import { formatZodIssues } from "../config/zod-issues.ts";
 import { AggregateMetricsError, aggregateShards, offlineMetrics, readShards, serverMetrics, type AggregateSummary } from "../rollouts/aggregate.ts";
 import { agentNameOf, InputError } from "../rollouts/jsonl.ts";
+import { arg, configFlag, defineCommand, flag } from "./command.ts";
 import { flagOverrides } from "./load-config.ts";
-import { instancesOfType, loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
+import { instancesOfType, resourcesServerRouter, withServers } from "./server-session.ts";
 
 export const RolloutAggregationConfig = z.object({
   input_glob: z.string({ error: "input_glob is required (--input-glob GLOB or +input_glob=GLOB)" }),
@@ -32,7 +33,7 @@ function metricsServerFor(config: ConfigDict, agentsRunning: boolean, resourcesS
 
 export async function evalAggregate(options: { raw: ConfigDict; resolved: ConfigDict; serve: boolean; print: (line: string) => void; log: (line: string) => void }): Promise<AggregateSummary> {
   const parsed = RolloutAggregationConfig.safeParse(options.resolved);
-  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n"));
+  if (!parsed.success) throw new InputError(formatZodIssues(parsed.error.issues));
   const settings = parsed.data;
   // Shards are read (and a bad line reported) before any server starts.
   const shards = readShards(settings.input_glob);
@@ -56,36 +57,45 @@ export async function evalAggregate(options: { raw: ConfigDict; resolved: Config
   );
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function registerAggregate(evalCommand: Command): Command {
-  return evalCommand
-    .command("aggregate")
-    .description("merge rollout shards by (task, rollout) and compute their aggregate metrics (NeMo Gym's ng_aggregate_rollouts)")
-    .option("-c, --config <path>", "a config YAML (repeatable); the resources servers that compute the metrics are started for the run", collect, [])
-    .option("--no-serve", "use servers that are already running (found through the head server)")
-    .option("-i, --input-glob <globs>", "glob or comma-separated globs of rollout shards (*, ?, [..], **)")
-    .option("-o, --output <file>", "merged rollouts JSONL; <stem>_aggregate_metrics.json is written next to it")
-    .option("--no-merge-shards", "write only the metrics file, not the merged rollouts")
-    .option("--offline", "compute the metrics here with the default computation (no servers, no environment hooks)")
-    .option("--resources-server <name>", "resources server instance that computes the metrics of agents that are not running")
-    .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
-    .action(async function (this: Command, overrides: string[], flags: Record<string, any>) {
-      const translated = flagOverrides({
-        input_glob: flags.inputGlob,
-        output_jsonl_fpath: flags.output,
-        resources_server_name: flags.resourcesServer,
-        merge_shards: flags.mergeShards === false ? false : undefined,
-        offline: flags.offline || undefined,
-      });
-      const { raw, resolved } = await loadCommandConfig({ config: flags.config, overrides }, translated);
-      const print = (line: string) => process.stdout.write(`${line}\n`);
-      const serve = flags.serve !== false && (flags.config as string[]).length > 0;
-      try {
-        await evalAggregate({ raw, resolved, serve, print, log: (line) => process.stderr.write(`${line}\n`) });
-      } catch (error) {
-        if (error instanceof AggregateMetricsError) this.error(`error: ${error.message}`, { exitCode: 1, code: "gym.aggregate.server" });
-        throw error;
-      }
-    });
-}
+export const evalAggregateCommand = defineCommand({
+  path: ["eval", "aggregate"],
+  description: "merge rollout shards by (task, rollout) and compute their aggregate metrics (NeMo Gym's ng_aggregate_rollouts)",
+  examples: [
+    "gym eval aggregate --input-glob 'shards/out-*.jsonl' --output merged.jsonl --offline",
+    "gym eval aggregate --config resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml --input-glob 'shards/*.jsonl' --output merged.jsonl",
+  ],
+  legacyNames: { ng_aggregate_rollouts: [] },
+  args: { overrides: arg.overrides() },
+  flags: {
+    config: configFlag("a config YAML (repeatable); the resources servers that compute the metrics are started for the run"),
+    serve: flag.negated("use servers that are already running (found through the head server)"),
+    inputGlob: flag.string("globs", "glob or comma-separated globs of rollout shards (*, ?, [..], **)", { short: "i" }),
+    output: flag.string("file", "merged rollouts JSONL; <stem>_aggregate_metrics.json is written next to it", { short: "o" }),
+    mergeShards: flag.negated("write only the metrics file, not the merged rollouts"),
+    offline: flag.boolean("compute the metrics here with the default computation (no servers, no environment hooks)"),
+    resourcesServer: flag.string("name", "resources server instance that computes the metrics of agents that are not running"),
+  },
+  toConfig: (flags) => ({
+    configPaths: flags.config,
+    overrides: flags.overrides,
+    withoutModel: true,
+    flagOverrides: flagOverrides({
+      input_glob: flags.inputGlob,
+      output_jsonl_fpath: flags.output,
+      resources_server_name: flags.resourcesServer,
+      merge_shards: flags.mergeShards === false ? false : undefined,
+      offline: flags.offline || undefined,
+    }),
+  }),
+  async run({ raw, resolved }, { flags, print, warn }) {
+    const serve = flags.serve && flags.config.length > 0;
+    try {
+      await evalAggregate({ raw, resolved, serve, print, log: warn });
+    } catch (error) {
+      if (!(error instanceof AggregateMetricsError)) throw error;
+      // A server that could not compute the metrics: reported in one line, exit 1 (not the user's mistake).
+      warn(`error: ${error.message}`);
+      return 1;
+    }
+  },
+});

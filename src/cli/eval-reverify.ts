@@ -2,18 +2,18 @@
 // top-level config keys (NeMo Gym's RolloutReverificationConfig names), so `+rollouts_jsonl_fpath=…` works too.
 // Servers: `--config` starts the resources servers the rows need (nothing else); without it, or with
 // `--no-serve`, running servers are found through the head server.
-import { closeSync, existsSync, openSync, rmSync, writeSync, mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import type { Command } from "commander";
+import { resolve } from "node:path";
 import { z } from "zod";
-import { toPythonJson } from "../python/json-dumps.ts";
-import { agentNameOf, InputError, readJsonl, sidecarPath, type Row } from "../rollouts/jsonl.ts";
+import { formatZodIssues } from "../config/zod-issues.ts";
+import { agentNameOf, InputError, readJsonl, type Row } from "../rollouts/jsonl.ts";
 import type { ServerClient } from "../client/index.ts";
-import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics } from "../rollouts/aggregate.ts";
+import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics } from "../rollouts/aggregate.ts";
+import { RolloutOutputFiles } from "../rollouts/output-files.ts";
 import { failureLine, formatReverifyReport, reverifyRollouts, type ReverifyOutcome, type ReverifyReport } from "../rollouts/reverify.ts";
+import { arg, configFlag, defineCommand, flag, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { resolveUserPath } from "./eval-run.ts";
 import { flagOverrides } from "./load-config.ts";
-import { loadCommandConfig, resourcesServerRouter, withServers } from "./server-session.ts";
+import { resourcesServerRouter, withServers } from "./server-session.ts";
 
 export const RolloutReverificationConfig = z.object({
   materialized_inputs_jsonl_fpath: z.string().nullish(),
@@ -35,7 +35,7 @@ export type RolloutReverificationConfig = z.output<typeof RolloutReverificationC
 
 function settingsFrom(resolved: Record<string, unknown>): RolloutReverificationConfig {
   const parsed = RolloutReverificationConfig.safeParse(resolved);
-  if (!parsed.success) throw new InputError(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n"));
+  if (!parsed.success) throw new InputError(formatZodIssues(parsed.error.issues));
   return parsed.data;
 }
 
@@ -58,14 +58,8 @@ export async function evalReverify(options: { raw: Record<string, unknown>; reso
   if (rollouts.length === 0) throw new InputError(`no rollout lines in '${rolloutsPath}'`);
   const inputs = inputsPath ? readJsonl(inputsPath) : null;
   const outputPath = settings.output_jsonl_fpath ? resolve(process.cwd(), settings.output_jsonl_fpath) : null;
-  const failuresPath = outputPath ? sidecarPath(outputPath, "_failures") : null;
-  if (outputPath && failuresPath) {
-    for (const path of [outputPath, failuresPath]) {
-      if (!existsSync(path)) continue;
-      if (!settings.overwrite) throw new InputError(`output file already exists: '${path}'; pass --overwrite to replace it`);
-      rmSync(path);
-    }
-  }
+  const files = outputPath ? new RolloutOutputFiles(outputPath) : null;
+  files?.replaceExisting(settings.overwrite);
   if (!inputs) options.log(`(reverify) no --inputs: each row is rebuilt from its rollout line (dataset fields that verify does not echo back are missing)`);
 
   const agentNames = new Set(rollouts.map(({ row }) => agentNameOf(row)));
@@ -92,16 +86,11 @@ export async function evalReverify(options: { raw: Record<string, unknown>; reso
     },
     async ({ client, config }) => {
       const route = resourcesServerRouter(config, settings.resources_server_name);
-      if (outputPath) mkdirSync(dirname(outputPath), { recursive: true });
-      const outputFd = outputPath ? openSync(outputPath, "a") : undefined;
-      let failuresFd: number | undefined;
+      const output = files?.openAppenders();
       const storedByLine = new Map<number, Row>(rollouts.map((r) => [r.lineNumber, r.row]));
       const write = (outcome: ReverifyOutcome) => {
-        if (outcome.line && outputFd !== undefined) writeSync(outputFd, toPythonJson(outcome.line) + "\n");
-        if (outcome.failure && failuresPath) {
-          failuresFd ??= openSync(failuresPath, "a");
-          writeSync(failuresFd, JSON.stringify(failureLine(outcome, storedByLine.get(outcome.lineNumber)!)) + "\n");
-        }
+        if (outcome.line) output?.appendRollout(outcome.line);
+        if (outcome.failure) output?.appendFailure(failureLine(outcome, storedByLine.get(outcome.lineNumber)!));
       };
       let report: ReverifyReport;
       try {
@@ -116,12 +105,11 @@ export async function evalReverify(options: { raw: Record<string, unknown>; reso
           onOutcome: write,
         });
       } finally {
-        if (outputFd !== undefined) closeSync(outputFd);
-        if (failuresFd !== undefined) closeSync(failuresFd);
+        output?.close();
       }
 
-      const aggregate = outputPath && !settings.disable_aggregation ? await aggregateRescored(report, outputPath, client, route, settings, options) : { path: null, note: settings.disable_aggregation ? "disabled" : "no --output" };
-      return { report, outputPath, failuresPath: report.errors > 0 ? failuresPath : null, aggregateMetricsPath: aggregate.path, aggregateNote: aggregate.note, aggregateFailed: aggregate.failed === true };
+      const aggregate = files && !settings.disable_aggregation ? await aggregateRescored(report, files, client, route, settings, options) : { path: null, note: settings.disable_aggregation ? "disabled" : "no --output" };
+      return { report, outputPath, failuresPath: report.errors > 0 && files ? files.paths.failures : null, aggregateMetricsPath: aggregate.path, aggregateNote: aggregate.note, aggregateFailed: aggregate.failed === true };
     },
   );
   return { result, settings };
@@ -130,7 +118,7 @@ export async function evalReverify(options: { raw: Record<string, unknown>; reso
 /** `<output>_aggregate_metrics.json` over the re-scored lines; a failure is reported, the re-scored lines stay. */
 async function aggregateRescored(
   report: ReverifyReport,
-  outputPath: string,
+  files: RolloutOutputFiles,
   client: ServerClient,
   route: (agent: string | undefined) => string,
   settings: RolloutReverificationConfig,
@@ -144,7 +132,7 @@ async function aggregateRescored(
     const { entries } = await metricsByAgent(rescored, serverMetrics(client, (agent) => route(agent), settings.call_deadline_s * 1000));
     if (entries.length === 0) return { path: null, note: "no re-scored line has agent_ref" };
     if (!options.json) options.print(formatKeyMetrics(entries));
-    return { path: writeAggregateMetrics(outputPath, entries) };
+    return { path: files.writeAggregateMetrics(entries) };
   } catch (error) {
     if (!(error instanceof AggregateMetricsError)) throw error;
     return { path: null, note: `failed: ${error.message}`, failed: true };
@@ -168,59 +156,73 @@ export function reportJson(result: ReverifyRunResult): Record<string, unknown> {
   };
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+export const evalReverifyCommand = defineCommand({
+  path: ["eval", "reverify"],
+  description: "re-score stored rollouts against a resources server without calling any model (seed, replay the tool calls, verify)",
+  examples: [
+    "gym eval reverify --config resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml --inputs out_materialized_inputs.jsonl --rollouts out.jsonl --output reverified.jsonl --expect-parity",
+  ],
+  args: { overrides: arg.overrides() },
+  flags: {
+    config: configFlag("a config YAML (repeatable); the resources servers the rows need are started for the run"),
+    serve: flag.negated("use servers that are already running (found through the head server)"),
+    inputs: flag.string("file", "materialized inputs (matched by _ng_task_index/_ng_rollout_index) or the dataset (matched by prompt)"),
+    rollouts: flag.string("file", "rollouts JSONL to re-verify"),
+    output: flag.string("file", "re-scored rollouts JSONL (plus _failures.jsonl and _aggregate_metrics.json)", { short: "o" }),
+    concurrency: flag.number("n", "rows re-verified at once at most", POSITIVE_INTEGER),
+    limit: flag.number("n", "only the first N rollout lines", POSITIVE_INTEGER),
+    resourcesServer: flag.string("name", "resources server instance for every row (default: the agent's, or the config's only one)"),
+    verifyOnly: flag.boolean("only POST /verify, as NeMo Gym does (no /seed_session, no tool replay)"),
+    overwrite: flag.boolean("replace an existing output file"),
+    disableAggregation: flag.boolean("skip /aggregate_metrics"),
+    callDeadline: flag.number("seconds", "deadline of each HTTP call (default 300)", POSITIVE_NUMBER),
+    expectParity: flag.boolean("exit 1 when any reward or extra field differs"),
+    json: flag.boolean("print the report as JSON"),
+  },
+  toConfig: (flags) => ({
+    configPaths: flags.config,
+    overrides: flags.overrides,
+    withoutModel: true,
+    flagOverrides: flagOverrides({
+      materialized_inputs_jsonl_fpath: flags.inputs,
+      rollouts_jsonl_fpath: flags.rollouts,
+      output_jsonl_fpath: flags.output,
+      num_samples_in_parallel: flags.concurrency,
+      limit: flags.limit,
+      resources_server_name: flags.resourcesServer,
+      call_deadline_s: flags.callDeadline,
+      verify_only: flags.verifyOnly || undefined,
+      overwrite: flags.overwrite || undefined,
+      disable_aggregation: flags.disableAggregation || undefined,
+      expect_parity: flags.expectParity || undefined,
+    }),
+  }),
+  async run({ raw, resolved }, { flags, print, warn }) {
+    const { json } = flags;
+    // With --json, stdout carries the report alone.
+    const log = (line: string) => (json ? warn : print)(line);
+    const serve = flags.serve && flags.config.length > 0;
+    const { result, settings } = await evalReverify({ raw, resolved, serve, json, print, log });
 
-export function registerReverify(evalCommand: Command): Command {
-  return evalCommand
-    .command("reverify")
-    .description("re-score stored rollouts against a resources server without calling any model (seed, replay the tool calls, verify)")
-    .option("-c, --config <path>", "a config YAML (repeatable); the resources servers the rows need are started for the run", collect, [])
-    .option("--no-serve", "use servers that are already running (found through the head server)")
-    .option("--inputs <file>", "materialized inputs (matched by _ng_task_index/_ng_rollout_index) or the dataset (matched by prompt)")
-    .option("--rollouts <file>", "rollouts JSONL to re-verify")
-    .option("-o, --output <file>", "re-scored rollouts JSONL (plus _failures.jsonl and _aggregate_metrics.json)")
-    .option("--concurrency <n>", "rows re-verified at once at most")
-    .option("--limit <n>", "only the first N rollout lines")
-    .option("--resources-server <name>", "resources server instance for every row (default: the agent's, or the config's only one)")
-    .option("--verify-only", "only POST /verify, as NeMo Gym does (no /seed_session, no tool replay)")
-    .option("--overwrite", "replace an existing output file")
-    .option("--disable-aggregation", "skip /aggregate_metrics")
-    .option("--call-deadline <seconds>", "deadline of each HTTP call (default 300)")
-    .option("--expect-parity", "exit 1 when any reward or extra field differs")
-    .option("--json", "print the report as JSON")
-    .argument("[overrides...]", "Hydra-style overrides: +key=value, ++key=value, key=value")
-    .action(async function (this: Command, overrides: string[], flags: Record<string, any>) {
-      const translated = flagOverrides({
-        materialized_inputs_jsonl_fpath: flags.inputs,
-        rollouts_jsonl_fpath: flags.rollouts,
-        output_jsonl_fpath: flags.output,
-        num_samples_in_parallel: flags.concurrency,
-        limit: flags.limit,
-        resources_server_name: flags.resourcesServer,
-        call_deadline_s: flags.callDeadline,
-        verify_only: flags.verifyOnly || undefined,
-        overwrite: flags.overwrite || undefined,
-        disable_aggregation: flags.disableAggregation || undefined,
-        expect_parity: flags.expectParity || undefined,
-      });
-      const { raw, resolved } = await loadCommandConfig({ config: flags.config, overrides }, translated);
-      const json = flags.json === true;
-      const print = (line: string) => process.stdout.write(`${line}\n`);
-      // With --json, stdout carries the report alone.
-      const log = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
-      const serve = flags.serve !== false && (flags.config as string[]).length > 0;
-      const { result, settings } = await evalReverify({ raw, resolved, serve, json, print, log });
-
-      if (json) print(JSON.stringify(reportJson(result), null, 2));
-      else {
-        print(`\n${formatReverifyReport(result.report)}`);
-        print(`\nRe-verified rollouts: ${result.outputPath ?? "<not written>"}`);
-        if (result.failuresPath) print(`Failures: ${result.failuresPath}`);
-        print(`Aggregate metrics: ${result.aggregateMetricsPath ?? `<not written: ${result.aggregateNote}>`}`);
-      }
-      const differences = result.report.outcomes.filter((o) => !o.failure && (!o.rewardEqual || o.differentFields.length > 0)).length;
-      if (result.report.errors > 0) this.error(`${result.report.errors} of ${result.report.rows} rows could not be re-verified`, { exitCode: 1, code: "gym.reverify.errors" });
-      if (result.aggregateFailed) this.error(`aggregate metrics could not be computed (${result.aggregateNote})`, { exitCode: 1, code: "gym.reverify.aggregate" });
-      if (settings.expect_parity && differences > 0) this.error(`${differences} of ${result.report.rows} rows differ from the stored rollouts`, { exitCode: 1, code: "gym.reverify.differences" });
-    });
-}
+    if (json) print(JSON.stringify(reportJson(result), null, 2));
+    else {
+      print(`\n${formatReverifyReport(result.report)}`);
+      print(`\nRe-verified rollouts: ${result.outputPath ?? "<not written>"}`);
+      if (result.failuresPath) print(`Failures: ${result.failuresPath}`);
+      print(`Aggregate metrics: ${result.aggregateMetricsPath ?? `<not written: ${result.aggregateNote}>`}`);
+    }
+    // Not the user's mistakes: rows or metrics the servers could not score, or rewards that differ (exit 1).
+    const differences = result.report.outcomes.filter((o) => !o.failure && (!o.rewardEqual || o.differentFields.length > 0)).length;
+    const failure =
+      result.report.errors > 0
+        ? `${result.report.errors} of ${result.report.rows} rows could not be re-verified`
+        : result.aggregateFailed
+          ? `aggregate metrics could not be computed (${result.aggregateNote})`
+          : settings.expect_parity && differences > 0
+            ? `${differences} of ${result.report.rows} rows differ from the stored rollouts`
+            : undefined;
+    if (failure === undefined) return 0;
+    warn(failure);
+    return 1;
+  },
+});

@@ -4,9 +4,14 @@ import { isAbsolute, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
+import { UserError } from "../config/errors.ts";
+import { formatZodIssues } from "../config/zod-issues.ts";
 import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
+import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
-import { withServers } from "./server-session.ts";
+import { ANY_NUMBER, arg, configFlag, defineCommand, flag, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
+import { flagOverrides } from "./load-config.ts";
+import { instancesOfType, withServers } from "./server-session.ts";
 
 export const RolloutCollectionConfig = z.object({
   agent_name: z.string().nullish(),
@@ -28,7 +33,7 @@ export type RolloutCollectionConfig = z.output<typeof RolloutCollectionConfig>;
 
 export function collectionConfigFrom(resolved: ConfigDict): RolloutCollectionConfig {
   const parsed = RolloutCollectionConfig.safeParse(resolved);
-  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("\n"));
+  if (!parsed.success) throw new UserError(formatZodIssues(parsed.error.issues));
   return parsed.data;
 }
 
@@ -69,7 +74,77 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
   const rows = materializeInput(collectOptions);
   precheckResume(collectOptions, rows);
 
-  return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log }, ({ client, config }) =>
-    collectRollouts({ ...collectOptions, rows, client, runConfig: config }),
+  // Rows routed to an agent the config lacks are refused before any server starts (the running servers' config: before any rollout).
+  if (options.serve) checkAgentsKnown(rows, options.resolved, "the config");
+  return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log }, ({ client, config }) => {
+    if (!options.serve) checkAgentsKnown(rows, config, "the running servers");
+    return collectRollouts({ ...collectOptions, rows, client, runConfig: config });
+  });
+}
+
+/** Every agent the rows name is an agent instance of `config`. */
+function checkAgentsKnown(rows: readonly Row[], config: ConfigDict, where: string): void {
+  const agents = new Set(instancesOfType(config, "responses_api_agents"));
+  const unknown = [...new Set(rows.map((row) => agentNameOf(row)!))].filter((name) => !agents.has(name));
+  if (unknown.length === 0) return;
+  throw new UserError(
+    `unknown agent ${unknown.map((name) => `'${name}'`).join(", ")}: not an agent instance of ${where} (agents: ${[...agents].join(", ") || "none"}); check --agent / +agent_name or the rows' agent_ref`,
   );
 }
+
+export const evalRunCommand = defineCommand({
+  path: ["eval", "run"],
+  description: "collect rollouts: POST every input row to its agent's /run (NeMo Gym's ng_collect_rollouts)",
+  examples: [
+    "gym eval run --config resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml --config responses_api_models/scripted_model/configs/scripted_model.yaml --agent example_single_tool_call_simple_agent --input resources_servers/example_single_tool_call/data/example.jsonl --output results/example.jsonl",
+    "gym eval run --no-serve --agent example_single_tool_call_simple_agent --input in.jsonl --output out.jsonl --num-repeats 4",
+  ],
+  legacyNames: { ng_collect_rollouts: ["--no-serve"], ng_e2e_collect_rollouts: [] },
+  args: { overrides: arg.overrides() },
+  flags: {
+    config: configFlag("a config YAML (repeatable); its servers are started for the run"),
+    serve: flag.negated("use servers that are already running (found through the head server)"),
+    agent: flag.string("name", "agent instance for rows without agent_ref", { short: "a" }),
+    input: flag.string("file", "input JSONL", { short: "i" }),
+    output: flag.string("file", "output JSONL", { short: "o" }),
+    limit: flag.number("n", "only the first N rows", POSITIVE_INTEGER),
+    numRepeats: flag.number("n", "rollouts per row", POSITIVE_INTEGER),
+    numRepeatsAddSeed: flag.boolean("pass metadata.extra_body.seed = rollout index"),
+    concurrency: flag.number("n", "in-flight rollouts at most", POSITIVE_INTEGER),
+    temperature: flag.number("t", "override responses_create_params.temperature", ANY_NUMBER),
+    topP: flag.number("p", "override responses_create_params.top_p", ANY_NUMBER),
+    maxOutputTokens: flag.number("n", "override responses_create_params.max_output_tokens", POSITIVE_INTEGER),
+    promptConfig: flag.string("file", "build each row's input from a {system?, user} YAML template"),
+    resume: flag.boolean("continue an interrupted run: keep its rollouts, retry its failures"),
+    rolloutDeadline: flag.number("seconds", "deadline of one /run attempt", POSITIVE_NUMBER),
+    maxAttempts: flag.number("n", "attempts per rollout, over the run and its resumes (default NEMO_GYM_MAX_ROLLOUT_ATTEMPTS or 3)", POSITIVE_INTEGER),
+    retryBackoff: flag.number("seconds", "first wait before a retry, doubled per attempt (default 1)", NON_NEGATIVE_NUMBER),
+    disableAggregation: flag.boolean("skip /aggregate_metrics (for shards; run `gym eval aggregate` afterwards)"),
+  },
+  toConfig: (flags) => ({
+    configPaths: flags.config,
+    overrides: flags.overrides,
+    flagOverrides: flagOverrides({
+      agent_name: flags.agent,
+      input_jsonl_fpath: flags.input,
+      output_jsonl_fpath: flags.output,
+      limit: flags.limit,
+      num_repeats: flags.numRepeats,
+      num_samples_in_parallel: flags.concurrency,
+      num_repeats_add_seed: flags.numRepeatsAddSeed || undefined,
+      "responses_create_params.temperature": flags.temperature,
+      "responses_create_params.top_p": flags.topP,
+      "responses_create_params.max_output_tokens": flags.maxOutputTokens,
+      prompt_config: flags.promptConfig,
+      resume_from_cache: flags.resume || undefined,
+      rollout_deadline_s: flags.rolloutDeadline,
+      max_rollout_attempts: flags.maxAttempts,
+      retry_backoff_s: flags.retryBackoff,
+      disable_aggregation: flags.disableAggregation || undefined,
+    }),
+  }),
+  async run({ raw, resolved }, { flags }) {
+    const summary = await evalRun({ raw, resolved, serve: flags.serve && flags.config.length > 0 });
+    return summary.failed > 0 ? 1 : 0;
+  },
+});

@@ -1,17 +1,9 @@
-// NeMo Gym's `ng_*` commands map onto `gym` verbs; they keep working and say what replaces them.
+// NeMo Gym's `ng_*` commands map onto `gym` verbs (each command declares its names, see `legacyNames`);
+// they keep working and say what replaces them.
+import { legacyExpansions } from "./command.ts";
+import { COMMANDS, LEGACY_PROGRAM_FLAGS } from "./commands.ts";
 
-export const LEGACY_COMMANDS: Record<string, string[]> = {
-  ng_run: ["env", "start"],
-  ng_collect_rollouts: ["eval", "run", "--no-serve"],
-  ng_e2e_collect_rollouts: ["eval", "run"],
-  ng_aggregate_rollouts: ["eval", "aggregate"],
-  ng_status: ["env", "status"],
-  ng_dump_config: ["env", "resolve"],
-  ng_validate: ["env", "validate"],
-  ng_init_resources_server: ["env", "init"],
-  ng_version: ["--version"],
-  ng_help: ["--help"],
-};
+export const LEGACY_COMMANDS: Readonly<Record<string, string[]>> = legacyExpansions(COMMANDS, LEGACY_PROGRAM_FLAGS);
 
 /** `ng_run a b` (as the program name or as the first argument) → `gym env start a b`, plus a notice. */
 export function expandLegacyCommand(programName: string, args: string[]): { args: string[]; notice?: string } {

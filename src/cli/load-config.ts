@@ -1,19 +1,36 @@
-// Flags → Hydra-style overrides → the merged global config, as NeMo Gym's CLI does it.
-import { loadGlobalConfig, type ConfigDict } from "../config/index.ts";
+// Flags → Hydra-style overrides → the merged global config, as NeMo Gym's CLI does it. Every command that
+// reads a config goes through `loadConfig`, so `--config`, overrides and their precedence mean one thing.
+import { loadGlobalConfig, NO_MODEL_CONFIG, type ConfigDict } from "../config/index.ts";
 
-export interface ConfigFlags {
+/** What a command asks of the config loader (its `toConfig` answer). */
+export interface ConfigRequest {
   /** `--config a --config b` (NeMo Gym's `+config_paths=[a,b]`). */
-  config?: string[];
-  /** Hydra-style `+key=value` / `++key=value` / `key=value` arguments. */
-  overrides?: string[];
+  configPaths?: readonly string[];
+  /** The overrides the command's flags translate to (see `flagOverrides`). */
+  flagOverrides?: readonly string[];
+  /** The user's own Hydra-style `+key=value` / `++key=value` / `key=value` arguments; they come last, so they win. */
+  overrides?: readonly string[];
+  /** Fail unless the config defines at least one server instance. */
+  requireServers?: boolean;
+  /**
+   * The command calls no model: a placeholder `policy_model` keeps the agent blocks of environment configs
+   * resolvable without a model config (it is never started).
+   */
+  withoutModel?: boolean;
 }
 
-export async function loadConfigFromFlags(flags: ConfigFlags, extraOverrides: string[] = [], requireServers = false): Promise<{ raw: ConfigDict; resolved: ConfigDict }> {
+export interface LoadedConfig {
+  /** Merged, `${…}` unresolved: what servers and the head server get. */
+  raw: ConfigDict;
+  resolved: ConfigDict;
+}
+
+export function loadConfig(request: ConfigRequest): Promise<LoadedConfig> {
   return loadGlobalConfig({
-    configPaths: flags.config ?? [],
-    // The user's own overrides come last, so they win over what flags translate to.
-    overrides: [...extraOverrides, ...(flags.overrides ?? [])],
-    requireServers,
+    configPaths: [...(request.configPaths ?? [])],
+    overrides: [...(request.flagOverrides ?? []), ...(request.overrides ?? [])],
+    requireServers: request.requireServers ?? false,
+    ...(request.withoutModel ? { initialConfig: NO_MODEL_CONFIG } : {}),
     logger: { warn: (message) => process.stderr.write(`WARNING ${message}\n`) },
   });
 }

@@ -2,26 +2,8 @@
 // instances it will call) or it finds already-running ones through the head server, as `gym eval run` does.
 // Also which resources server answers for an agent, read from the agents' config blocks (NeMo Gym's rule).
 import { HttpClient, ServerClient } from "../client/index.ts";
-import { ConfigError, listServerInstances, loadGlobalConfig, NO_MODEL_CONFIG, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { ConfigError, listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { launchServers, type RunningServers } from "./launcher.ts";
-
-export interface CommandConfigFlags {
-  config?: string[];
-  overrides?: string[];
-}
-
-/**
- * The merged config of a command that calls no model: a placeholder `policy_model` keeps agent blocks of
- * environment configs resolvable without a model config (it is never started; see `startOnly`).
- */
-export function loadCommandConfig(flags: CommandConfigFlags, extraOverrides: string[] = []): Promise<{ raw: ConfigDict; resolved: ConfigDict }> {
-  return loadGlobalConfig({
-    configPaths: flags.config ?? [],
-    overrides: [...extraOverrides, ...(flags.overrides ?? [])],
-    initialConfig: NO_MODEL_CONFIG,
-    logger: { warn: (message) => process.stderr.write(`WARNING ${message}\n`) },
-  });
-}
 
 /** The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000). */
 export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDict> {

@@ -1,3 +1,15 @@
+/**
+ * A mistake the user can fix (a missing flag, an unreadable file, a typo in a config or an override): the CLI
+ * prints its message alone, as one line, and exits 2. Every other error is a bug and keeps its stack trace.
+ * It lives on this low floor so that every floor that detects user mistakes (config, rollouts, …) can raise it.
+ */
+export class UserError extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "UserError";
+  }
+}
+
 /** What went wrong, so callers (and tests) can branch without matching message text. */
 export type ConfigErrorKind =
   | "yaml_syntax"
@@ -17,7 +29,7 @@ export type ConfigErrorKind =
  * A user mistake in configuration (typo, missing file, malformed value). The CLI prints only the message,
  * so every message names the file, key or path involved and what to do about it.
  */
-export class ConfigError extends Error {
+export class ConfigError extends UserError {
   readonly kind: ConfigErrorKind;
   /** Dotted paths the error is about (e.g. every unset `???` value). */
   readonly paths: readonly string[];

@@ -2,12 +2,12 @@
 // one `<stem>_aggregate_metrics.json` out. Shards are merged by (task, rollout) key — the first line of a
 // key wins, later duplicates are dropped and counted — and sorted by that key; metrics come from each
 // agent's /aggregate_metrics or, offline, from the default computation in metrics.ts.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsResponseSchema } from "../protocol/index.ts";
 import { expandGlobs } from "./glob.ts";
-import { agentNameOf, InputError, readJsonl, sidecarPath, type Row } from "./jsonl.ts";
+import { agentNameOf, InputError, readJsonl, type Row } from "./jsonl.ts";
+import { writeAggregateMetrics, writeRolloutLines } from "./output-files.ts";
 import { computeAggregateMetrics, stripForAggregation, type AggregateMetrics, type VerifyRecord } from "../metrics/index.ts";
 
 export interface ShardLine {
@@ -116,17 +116,6 @@ export async function metricsByAgent(rolloutLines: Row[], source: MetricsSource)
   return { entries, withoutAgent };
 }
 
-export function aggregateMetricsPath(outputPath: string): string {
-  return sidecarPath(outputPath, "_aggregate_metrics", ".json");
-}
-
-export function writeAggregateMetrics(outputPath: string, entries: AgentMetricsEntry[]): string {
-  const path = aggregateMetricsPath(outputPath);
-  mkdirSync(dirname(path) || ".", { recursive: true });
-  writeFileSync(path, JSON.stringify(entries, null, 2) + "\n");
-  return path;
-}
-
 /** The shards a glob names, read and merged: what `aggregateShards` works from (read first, before any server starts). */
 export interface ShardSet extends MergedShards {
   shards: string[];
@@ -171,8 +160,7 @@ export async function aggregateShards(set: ShardSet, options: AggregateShardsOpt
 
   let mergedPath: string | null = null;
   if (options.outputPath && options.mergeShards !== false) {
-    mkdirSync(dirname(options.outputPath) || ".", { recursive: true });
-    writeFileSync(options.outputPath, set.lines.map((line) => line.text + "\n").join(""));
+    writeRolloutLines(options.outputPath, set.lines.map((line) => line.text));
     mergedPath = options.outputPath;
   }
 

@@ -2,18 +2,16 @@
 // append every finished rollout to the output as it completes, then aggregate metrics per agent.
 // A rollout that could not be completed goes to the failures file with its failure class and attempt —
 // never with a reward — and is retried a bounded number of times; `--resume` continues a killed run.
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
 import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
 import { INNER_STATUS_HEADER } from "../protocol/errors.ts";
-import { toPythonJson } from "../python/json-dumps.ts";
-import { formatKeyMetrics, metricsByAgent, serverMetrics, writeAggregateMetrics, type AgentMetricsEntry } from "./aggregate.ts";
-import { sidecarPath } from "./jsonl.ts";
+import { formatKeyMetrics, metricsByAgent, serverMetrics, type AgentMetricsEntry } from "./aggregate.ts";
+import { rolloutOutputPaths, RolloutOutputFiles } from "./output-files.ts";
 import { stripForAggregation } from "../metrics/index.ts";
 import { runConcurrently } from "./run-concurrently.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
-import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, writeFingerprint, type PreviousRun } from "./resume.ts";
+import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, type PreviousRun } from "./resume.ts";
 
 export interface CollectOptions extends MaterializeOptions {
   client: ServerClient;
@@ -155,7 +153,7 @@ export function materializeInput(options: Pick<CollectOptions, "inputPath"> & Ma
 
 /** Refuses a resume whose inputs changed before any server is started for it. */
 export function precheckResume(options: Pick<CollectOptions, "outputPath" | "resume">, rows: Row[]): void {
-  const materialized = sidecarPath(options.outputPath, "_materialized_inputs");
+  const materialized = rolloutOutputPaths(options.outputPath).materializedInputs;
   if (options.resume && existsSync(materialized) && existsSync(options.outputPath)) checkSameInputs(materialized, rows);
 }
 
@@ -165,12 +163,13 @@ interface Plan {
 }
 
 /** Fresh start, or — with resume and an earlier run's files present — what is left of that run. */
-function planRun(options: CollectOptions, rows: Row[], paths: { materialized: string; failures: string; fingerprint: string }, maxAttempts: number, print: (line: string) => void): Plan {
+function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles, maxAttempts: number, print: (line: string) => void): Plan {
+  const { paths } = files;
   const fingerprint = runFingerprint(options.runConfig ?? {});
   if (options.resume) {
-    const missing = [paths.materialized, options.outputPath].filter((path) => !existsSync(path));
+    const missing = [paths.materializedInputs, options.outputPath].filter((path) => !existsSync(path));
     if (missing.length === 0) {
-      checkSameInputs(paths.materialized, rows);
+      checkSameInputs(paths.materializedInputs, rows);
       const configCheck = checkSameConfig(paths.fingerprint, fingerprint);
       const previous = loadPreviousRun(options.outputPath, paths.failures);
       const maxedOut = [...previous.attempts].filter(([key, attempts]) => attempts >= maxAttempts && !previous.done.has(key)).length;
@@ -197,40 +196,26 @@ function planRun(options: CollectOptions, rows: Row[], paths: { materialized: st
     }
     print(`Not resuming: ${missing.join(" and ")} ${missing.length === 1 ? "does" : "do"} not exist; starting a fresh run.`);
   }
-  writeFileSync(paths.materialized, rows.map((row) => JSON.stringify(row) + "\n").join(""));
-  writeFingerprint(paths.fingerprint, fingerprint);
-  rmSync(options.outputPath, { force: true });
-  rmSync(paths.failures, { force: true });
+  files.startFresh(rows, fingerprint);
   return { todo: rows, previous: undefined };
 }
 
 export async function collectRollouts(options: CollectOptions): Promise<CollectSummary> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const paths = {
-    materialized: sidecarPath(options.outputPath, "_materialized_inputs"),
-    failures: sidecarPath(options.outputPath, "_failures"),
-    fingerprint: sidecarPath(options.outputPath, "_run_fingerprint", ".json"),
-  };
+  const files = new RolloutOutputFiles(options.outputPath);
   const rows = options.rows ?? materializeInput(options);
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts();
   const retryBackoffMs = options.retryBackoffMs ?? 1000;
 
-  mkdirSync(dirname(options.outputPath) || ".", { recursive: true });
-  const { todo, previous } = planRun(options, rows, paths, maxAttempts, print);
+  const { todo, previous } = planRun(options, rows, files, maxAttempts, print);
 
-  const outputFd = openSync(options.outputPath, "a");
-  let failuresFd: number | undefined;
+  const output = files.openAppenders();
   const progress = createProgress(todo.length, "Collecting rollouts", options.progressStream);
   // Only what aggregation reads is kept: a 100k-rollout run must not hold every response in memory.
   const persisted: Row[] = (previous?.persisted ?? []).map(stripForAggregation);
   let retried = 0;
   let dropped = 0;
   const failedKeys = new Set<string>();
-
-  const writeFailure = (line: Row) => {
-    failuresFd ??= openSync(paths.failures, "a");
-    writeSync(failuresFd, JSON.stringify(line) + "\n");
-  };
 
   /** One rollout, attempt after attempt, until it has a result, fails for good, or is out of attempts. */
   const runRollout = async (row: Row) => {
@@ -240,7 +225,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
       if ("result" in outcome) {
         const line = rolloutLine(attemptRow, outcome.result);
         // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
-        writeSync(outputFd, toPythonJson(line) + "\n");
+        output.appendRollout(line);
         persisted.push(stripForAggregation(line));
         return progress.tick("ok");
       }
@@ -249,7 +234,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
         return progress.tick("ok");
       }
       const willRetry = !outcome.failure.terminal && attempt + 1 < maxAttempts;
-      writeFailure(failureLine(attemptRow, outcome.failure, willRetry));
+      output.appendFailure(failureLine(attemptRow, outcome.failure, willRetry));
       if (!willRetry) {
         failedKeys.add(rolloutKey(row));
         return progress.tick("failed");
@@ -263,8 +248,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     await runConcurrently(todo, options.concurrency, runRollout);
   } finally {
     progress.done();
-    closeSync(outputFd);
-    if (failuresFd !== undefined) closeSync(failuresFd);
+    output.close();
   }
 
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
@@ -277,13 +261,13 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     // NeMo Gym posts each agent's rollouts in (task, rollout) order; the agent proxies to its environment.
     const lines = persisted.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
     metrics = (await metricsByAgent(lines, serverMetrics(options.client, (agent) => agent))).entries;
-    aggregateMetricsPath = writeAggregateMetrics(options.outputPath, metrics);
+    aggregateMetricsPath = files.writeAggregateMetrics(metrics);
   }
 
   const summary: CollectSummary = {
-    materializedPath: paths.materialized,
+    materializedPath: files.paths.materializedInputs,
     outputPath: options.outputPath,
-    failuresPath: paths.failures,
+    failuresPath: files.paths.failures,
     aggregateMetricsPath,
     total: rows.length,
     succeeded: persisted.length,

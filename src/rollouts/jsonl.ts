@@ -1,10 +1,11 @@
 // JSONL files (datasets, rollouts) read with errors that name the file and the line.
 import { readFileSync } from "node:fs";
-import { join, parse } from "node:path";
+import { UserError } from "../config/errors.ts";
 
 export type Row = Record<string, unknown>;
 
-export class InputError extends Error {
+/** A dataset or rollouts file that cannot be used as it is (unreadable, not JSON, a missing field): a user mistake. */
+export class InputError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "InputError";
@@ -46,10 +47,4 @@ export function readJsonl(path: string, limit?: number | null): InputLine[] {
 export function agentNameOf(row: Row): string | undefined {
   const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
   return typeof name === "string" && name !== "" ? name : undefined;
-}
-
-/** `<dir>/<stem><suffix><extension>`: the files that go next to a rollouts file (`_failures.jsonl`, …). */
-export function sidecarPath(outputPath: string, suffix: string, extension = ".jsonl"): string {
-  const { dir, name } = parse(outputPath);
-  return join(dir, `${name}${suffix}${extension}`);
 }

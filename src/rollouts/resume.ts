@@ -2,13 +2,15 @@
 // already in the output, the attempts each failed rollout has used, and the proof that the run being
 // resumed is the same run (identical materialized inputs, identical server and collection settings).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, truncateSync } from "node:fs";
+import { UserError } from "../config/errors.ts";
 import { InputError, readJsonl, type Row } from "./jsonl.ts";
 
 /** `(task, rollout)`: the identity of one rollout across runs. */
 export const rolloutKey = (row: Row) => `${row._ng_task_index}:${row._ng_rollout_index}`;
 
-export class ResumeRefusedError extends Error {
+/** A `--resume` of a run whose inputs or servers changed: a user mistake (restore them, or start over). */
+export class ResumeRefusedError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "ResumeRefusedError";
@@ -97,10 +99,6 @@ export function runFingerprint(globalConfig: Record<string, unknown>): RunFinger
     }
   }
   return fingerprint;
-}
-
-export function writeFingerprint(path: string, fingerprint: RunFingerprint): void {
-  writeFileSync(path, JSON.stringify(fingerprint, null, 2) + "\n");
 }
 
 /** A run without a stored fingerprint (an older run, or NeMo Gym's) is resumed on its inputs alone. */

@@ -1,6 +1,7 @@
 // Turns a server definition plus the global config into a listening server.
 import type { FastifyInstance } from "fastify";
 import { getServerInstanceConfig, type ConfigDict } from "../config/index.ts";
+import { formatZodIssues } from "../config/zod-issues.ts";
 import { ServerClient } from "../client/server-client.ts";
 import { createBaseApp } from "./base-app.ts";
 import type { ServerContext, ServerDefinition } from "./definition.ts";
@@ -29,8 +30,8 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
   const parsed = definition.configSchema.safeParse(fields);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${[options.instanceName, ...i.path.map(String)].join(".")}: ${i.message}`);
-    throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems.join("\n  ")}`);
+    const problems = formatZodIssues(parsed.error.issues, { pathPrefix: [options.instanceName], separator: "\n  " });
+    throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems}`);
   }
   const ownsClient = options.client === undefined;
   const client = options.client ?? new ServerClient({ globalConfig: options.globalConfig });

@@ -84,11 +84,11 @@ test("a rollout that fails goes to _failures.jsonl with its class and no reward;
 
 test("missing inputs are reported clearly before any server starts", async () => {
   const result = await runGym(["eval", "run", ...CONFIGS, "--agent", AGENT, "--output", join(tempDir(), "x.jsonl")]);
-  assert.equal(result.code, 1);
+  assert.equal(result.code, 2, "a user's mistake exits 2");
   assert.match(result.output, /input_jsonl_fpath is required/);
   assert.doesNotMatch(result.output, /servers ready/);
   const missing = await runGym(["eval", "run", ...CONFIGS, "--agent", AGENT, "--input", "/nonexistent.jsonl", "--output", join(tempDir(), "x.jsonl"), "++head_server.port=0"]);
-  assert.equal(missing.code, 1);
+  assert.equal(missing.code, 2);
   assert.match(missing.output, /cannot read '\/nonexistent\.jsonl': ENOENT/);
   assert.doesNotMatch(missing.output, /servers ready/);
   assert.equal(existsSync("/nonexistent_materialized_inputs.jsonl"), false);
@@ -103,7 +103,7 @@ test("eval run --resume continues a finished run without running anything again,
   assert.match(resumed.output, /Resuming .*\n- 3 materialized rollouts\n- 3 already done[\s\S]*- 0 to run/);
   assert.equal(readRows(output).length, 3);
   const refused = await runGym(["eval", "run", ...CONFIGS, "--agent", AGENT, "--input", INPUT, "--output", output, "--limit", "4", "--resume", "++head_server.port=0"]);
-  assert.equal(refused.code, 1);
+  assert.equal(refused.code, 2, "a refused resume is the user's to fix: exit 2");
   assert.match(refused.output, /error: cannot resume: the input rows or the collection settings .* changed since the first run — 3 rows were materialized then, 4 now/);
   assert.doesNotMatch(refused.output, /Head server/, "refused before any server started");
 });

@@ -40,7 +40,7 @@ test("eval reverify: NeMo Gym's counter rollouts re-scored from an environment c
   assert.deepEqual([metrics[0].agent_ref, metrics[0].key_metrics["mean/reward"]], [{ name: COUNTER_AGENT }, 1]);
 
   const again = await runGym(args);
-  assert.equal(again.code, 1, "an existing output is not overwritten without --overwrite");
+  assert.equal(again.code, 2, "an existing output is not overwritten without --overwrite (a user error: exit 2)");
   assert.match(again.output, /output file already exists: '.*reverified\.jsonl'; pass --overwrite/);
 });
 

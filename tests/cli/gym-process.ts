@@ -8,7 +8,10 @@ export const GYM_BIN = join(PROJECT_ROOT, "bin", "gym.js");
 
 export interface GymProcess {
   child: ChildProcess;
+  /** stdout and stderr interleaved as they arrived. */
   output(): string;
+  stdout(): string;
+  stderr(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -17,17 +20,21 @@ export interface GymProcess {
 export function startGym(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): GymProcess {
   const child = spawn(process.execPath, [GYM_BIN, ...args], { cwd: options.cwd ?? PROJECT_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
+  const streams = { stdout: "", stderr: "" };
   const listeners = new Set<() => void>();
-  const onData = (chunk: Buffer) => {
+  const onData = (stream: keyof typeof streams) => (chunk: Buffer) => {
     text += chunk.toString();
+    streams[stream] += chunk.toString();
     listeners.forEach((l) => l());
   };
-  child.stdout!.on("data", onData);
-  child.stderr!.on("data", onData);
+  child.stdout!.on("data", onData("stdout"));
+  child.stderr!.on("data", onData("stderr"));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   return {
     child,
     output: () => text,
+    stdout: () => streams.stdout,
+    stderr: () => streams.stderr,
     exited,
     waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
@@ -61,10 +68,13 @@ export function startGym(args: string[], options: { cwd?: string; env?: NodeJS.P
   };
 }
 
-export async function runGym(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; output: string }> {
+export async function runGym(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; output: string; stdout: string; stderr: string }> {
   const gym = startGym(args, options);
   const { code } = await gym.exited;
-  return { code, output: gym.output() };
+  // "exit" can come before the pipes are drained (bounded: a grandchild may hold a pipe open).
+  const drained = Promise.all([gym.child.stdout!, gym.child.stderr!].map((stream) => (stream.readableEnded ? undefined : new Promise((resolve) => stream.once("end", resolve)))));
+  await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+  return { code, output: gym.output(), stdout: gym.stdout(), stderr: gym.stderr() };
 }
 
 export function isAlive(pid: number): boolean {

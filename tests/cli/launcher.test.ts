@@ -91,7 +91,7 @@ test("a server that cannot start fails the launch with its name and reason, leav
 
 test("a config error is one clear line, with a did-you-mean hint, and no stack trace", async () => {
   const result = await runGym(["env", "validate", ...COUNTER_CONFIGS, "++example_session_state_mgmt_simple_agent.responses_api_agents.simple_agent.model_server.name=policy_modle"]);
-  assert.equal(result.code, 1);
+  assert.equal(result.code, 2);
   assert.match(result.output, /policy_modle/);
   assert.match(result.output, /Did you mean 'policy_model'\?/);
   assert.doesNotMatch(result.output, /\n\s+at /);

@@ -1,0 +1,47 @@
+// Every `gym` command, in the order `gym --help` lists them; NeMo Gym's `ng_*` names come from the same table.
+import type { GymCommand } from "./command.ts";
+import { datasetValidateCommand } from "./dataset-validate.ts";
+import { envInitCommand } from "./env-init.ts";
+import { envResolveCommand } from "./env-resolve.ts";
+import { envStartCommand } from "./env-start.ts";
+import { envStatusCommand } from "./env-status.ts";
+import { envTestCommand } from "./env-test.ts";
+import { envValidateCommand } from "./env-validate.ts";
+import { envWrapCommand } from "./env-wrap.ts";
+import { evalAggregateCommand } from "./eval-aggregate.ts";
+import { evalReverifyCommand } from "./eval-reverify.ts";
+import { evalRunCommand } from "./eval-run.ts";
+import { gatewayCommand } from "./gateway.ts";
+import { quickstartCommand } from "./quickstart.ts";
+import { convertDatasetCommand, trialClientCommand } from "./trial-client.ts";
+
+export const COMMANDS: readonly GymCommand[] = [
+  envWrapCommand,
+  envTestCommand,
+  envInitCommand,
+  envStartCommand,
+  envStatusCommand,
+  envResolveCommand,
+  envValidateCommand,
+  evalRunCommand,
+  evalReverifyCommand,
+  evalAggregateCommand,
+  datasetValidateCommand,
+  gatewayCommand,
+  convertDatasetCommand,
+  trialClientCommand,
+  quickstartCommand,
+];
+
+/** What the words that only group commands are for. */
+export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
+  env: "start, inspect and validate server configs",
+  eval: "collect and score rollouts",
+  dataset: "check and prepare datasets",
+};
+
+/** NeMo Gym names that stand for the program's own flags rather than a command. */
+export const LEGACY_PROGRAM_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  ng_version: ["--version"],
+  ng_help: ["--help"],
+};
