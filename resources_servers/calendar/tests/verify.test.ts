@@ -4,9 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, http, type InProcessGraph, readRows, startServers } from "../../../src/testing/index.ts";
 import calendar from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));

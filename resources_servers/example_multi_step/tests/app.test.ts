@@ -1,11 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, http, type InProcessGraph, readRows, sharedDataFile, startServers, withoutNullParams } from "../../../src/testing/index.ts";
 import multiStep from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));

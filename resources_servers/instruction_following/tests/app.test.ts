@@ -3,10 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, http, overHttp, type InProcessGraph, readRows, responseWith, startServers } from "../../../src/testing/index.ts";
 import instructionFollowing from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
@@ -148,6 +145,6 @@ describe("authored data", () => {
   });
 
   test("every verifier case gets its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("instruction_following")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
+    await assertVerifierCasesScore(overHttp(graph.url("instruction_following"), client), join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

@@ -5,10 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, http, overHttp, type InProcessGraph, readRows, responseWith, startServers } from "../../../src/testing/index.ts";
 import mcqa from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
@@ -150,6 +147,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("mcqa")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
+    await assertVerifierCasesScore(overHttp(graph.url("mcqa"), client), join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

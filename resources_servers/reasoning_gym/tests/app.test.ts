@@ -3,10 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, http, overHttp, type InProcessGraph, type Item, readRows, responseWith, startServers } from "../../../src/testing/index.ts";
 import { scoreAnswer } from "../../../src/ports/reasoning-gym/index.ts";
 import reasoningGym from "../app.ts";
 
@@ -137,6 +134,6 @@ describe("the authored data", () => {
   });
 
   test("every verifier case gets its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("reasoning_gym")}/verify`, join(dataDir, "verifier_cases.jsonl"));
+    await assertVerifierCasesScore(overHttp(graph.url("reasoning_gym"), client), join(dataDir, "verifier_cases.jsonl"));
   });
 });

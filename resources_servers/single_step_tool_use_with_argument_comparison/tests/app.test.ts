@@ -3,12 +3,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/ports/verifier-cases.ts";
+import { assertRowsAreRunRequests, caseVerifyRequest, http, type InProcessGraph, readRows, readVerifierCaseFile, startServers } from "../../../src/testing/index.ts";
 import { ActionSchema, StepRewardCategory as Category } from "../../../src/ports/tool-call-comparison.ts";
 import { loadGlobalConfig } from "../../../src/config/index.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import pivot from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
@@ -171,7 +168,7 @@ describe("shipped configs and data", () => {
   });
 
   test("every verifier case scores its expected reward (base config)", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
+    const cases = readVerifierCaseFile(join(dataDir, "verifier_cases.jsonl"));
     assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(["full_reward", "zero_reward", "malformed"]));
     for (const verifierCase of cases) {
       const answer = await client.request(`${graph.url("pivot")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });

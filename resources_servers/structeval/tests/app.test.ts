@@ -4,10 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, http, overHttp, type InProcessGraph, readRows, responseWith, startServers } from "../../../src/testing/index.ts";
 import structeval from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
@@ -116,6 +113,6 @@ describe("metrics and data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("structeval")}/verify`, join(dataDir, "verifier_cases.jsonl"));
+    await assertVerifierCasesScore(overHttp(graph.url("structeval"), client), join(dataDir, "verifier_cases.jsonl"));
   });
 });

@@ -4,10 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, functionCallItem, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, functionCallItem, http, overHttp, type InProcessGraph, type Item, readRows, responseWith, startServers } from "../../../src/testing/index.ts";
 import xlam from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
@@ -170,6 +167,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("xlam_fc")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
+    await assertVerifierCasesScore(overHttp(graph.url("xlam_fc"), client), join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

@@ -9,8 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpClient } from "../../../src/client/http-client.ts";
 import type { TrialSnapshot } from "../../../src/gateway/types.ts";
-import { startGym } from "../../../tests/cli/gym-process.ts";
-import { startRelaxSessions } from "../../../tests/gateway/fake-gym.ts";
+import { startGym, startRelaxSessions } from "../../../src/testing/index.ts";
 
 async function freePort(): Promise<number> {
   const server = createServer();
