@@ -100,7 +100,37 @@ export interface InjectServerOptions {
 export async function injectServer<Config>(definition: ServerDefinition<Config>, fields: Record<string, unknown> = {}, options: InjectServerOptions = {}): Promise<InjectedServer<Config>> {
   const instanceName = options.instanceName ?? definition.serverType.replace(/s$/, "");
   const { config } = testConfig({ [instanceName]: [definition, fields] }, options.topLevel);
-  const { app, context } = await buildServer(definition, { instanceName, globalConfig: config, client: options.client });
+  return injectInstance(definition, instanceName, config, options.client);
+}
+
+export interface InjectedGraph {
+  servers: Record<string, InjectedServer>;
+  /** The instance of that name (throws for an unknown one). */
+  server(instanceName: string): InjectedServer;
+  close(): Promise<void>;
+}
+
+/** Several instances (`{ instanceName: [definition, fields] }`, as startServers takes them) built without sockets, sharing one config. */
+export async function injectServers(servers: TestServers, topLevel: ConfigDict = {}): Promise<InjectedGraph> {
+  const { config, definitions } = testConfig(servers, topLevel);
+  const built: Record<string, InjectedServer> = {};
+  const close = () => Promise.all(Object.values(built).map((server) => server.close())).then(() => undefined);
+  try {
+    for (const [name, definition] of Object.entries(definitions)) built[name] = await injectInstance(definition, name, config);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const server = (name: string) => {
+    const found = built[name];
+    if (!found) throw new Error(`no injected instance '${name}' (have: ${Object.keys(built).join(", ")})`);
+    return found;
+  };
+  return { servers: built, server, close };
+}
+
+async function injectInstance<Config>(definition: ServerDefinition<Config>, instanceName: string, config: ConfigDict, client?: ServerClient): Promise<InjectedServer<Config>> {
+  const { app, context } = await buildServer(definition, { instanceName, globalConfig: config, client });
   const call: Call = async (method, path, body, callOptions) => {
     const headers: Record<string, string> = { ...callOptions.headers };
     const cookie = cookieHeader(callOptions.cookies);
