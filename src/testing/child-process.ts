@@ -1,6 +1,6 @@
 // Runs the real `gym` command as a child process and watches its output: for tests of the CLI and of servers run
-// the way `gym env start` runs them (one process each). Cleanup is the caller's: `child.kill()` then `await exited`;
-// `processesWithMarker` / `waitUntilDead` find and wait out the processes a run left behind.
+// the way `gym env start` runs them (one process each). `stop()` ends it (SIGINT, as Ctrl-C, then SIGKILL after a
+// grace period); `processesWithMarker` / `waitUntilDead` find and wait out the processes a run left behind.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +13,8 @@ export interface GymProcess {
   output(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` (default SIGINT), and SIGKILL if it has not exited after `graceMs`; resolves when it has exited. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** `gym <args>`; the first argument may be a legacy name such as `ng_run`. */
@@ -27,10 +29,21 @@ export function startGym(args: string[], options: { cwd?: string; env?: NodeJS.P
   child.stdout!.on("data", onData);
   child.stderr!.on("data", onData);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  let exitedYet = false;
+  void exited.then(() => (exitedYet = true));
   return {
     child,
     output: () => text,
     exited,
+    async stop(signal = "SIGINT", graceMs = 10_000) {
+      if (!exitedYet) child.kill(signal);
+      const timer = setTimeout(() => exitedYet || child.kill("SIGKILL"), graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

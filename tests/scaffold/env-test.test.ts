@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { runEnvironmentChecks, type CheckId, type CheckResult } from "../../src/scaffold/env-test.ts";
 import { exampleValue, requiredFields, wrongTypeValue } from "../../src/scaffold/env-test/schema-values.ts";
 import { toolJsonSchema } from "../../src/server/index.ts";
-import { runGym } from "../cli/gym-process.ts";
+import { runGym } from "../../src/testing/child-process.ts";
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));

@@ -14,7 +14,7 @@ import { ARCHETYPE_NAMES, initEnvironment, type ArchetypeName } from "../../src/
 import { startInProcess } from "../../src/testing/in-process.ts";
 import { formatCheckResults, runEnvironmentChecks } from "../../src/scaffold/env-test.ts";
 import { readRows } from "../../src/testing/rows.ts";
-import { runGym } from "../cli/gym-process.ts";
+import { runGym } from "../../src/testing/child-process.ts";
 
 const TSX_LOADER = import.meta.resolve("tsx");
 const roots: string[] = [];

@@ -89,8 +89,7 @@ test("gym env start hosts the gateway as policy_model: a trial runs simple_agent
     assert.equal(relax.refused, 0);
     assert.equal(relax.calls.get(session), 2);
   } finally {
-    gym.child.kill("SIGINT");
-    await gym.exited;
+    await gym.stop();
     await client.close();
     await relax.close();
     rmSync(dir, { recursive: true, force: true });
