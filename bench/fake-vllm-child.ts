@@ -1,7 +1,7 @@
 // A fake vLLM in its own process, so the benchmark's CPU figures are the proxy's alone. Requests that
 // ask for logprobs get a LARGE_TOKENS-token generation with realistic ids and full-precision log-probs;
 // others a short answer. Prints its base URL on stdout, then serves until killed.
-import { startFakeVllm } from "../tests/helpers/fake-vllm.ts";
+import { startFakeVllm } from "../src/testing/fake-vllm.ts";
 
 const tokens = Number(process.env.FAKE_VLLM_TOKENS ?? 65_536);
 let seed = 12345;

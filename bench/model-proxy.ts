@@ -8,7 +8,7 @@ import { parseWire, stringifyWire } from "../src/protocol/wire-json.ts";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { startServers } from "../tests/helpers/servers.ts";
+import { startServers } from "../src/testing/servers.ts";
 import vllmModel from "../responses_api_models/vllm_model/app.ts";
 import simpleAgent from "../responses_api_agents/simple_agent/app.ts";
 import weatherEnvironment from "../resources_servers/example_single_tool_call/app.ts";

@@ -20,7 +20,7 @@ import { HttpClient } from "../src/client/index.ts";
 import { BaseVerifyRequestSchema } from "../src/protocol/index.ts";
 import { withoutNullParams } from "../src/rollouts/reverify.ts";
 import type { ResourcesServerDefinition } from "../src/server/index.ts";
-import { readVerifierCases, toolsFreeVerifyRequest } from "../src/scaffold/env-test/verifier-cases.ts";
+import { readVerifierCases, toolsFreeVerifyRequest } from "../src/testing/verifier-cases.ts";
 import { startInProcess } from "../src/testing/in-process.ts";
 import { fixed, formatTable, percentile } from "./measure.ts";
 

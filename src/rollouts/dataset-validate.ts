@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { z } from "zod";
 import { ResponseCreateParamsSchema } from "../protocol/index.ts";
 import { isServerDefinition, validationErrorFromZod, type FunctionToolDefinition, type ResourcesServerDefinition } from "../server/index.ts";
+import { describeValue, toolDrift } from "../testing/tool-drift.ts";
 import { InputError, type Row } from "./jsonl.ts";
 
 export interface DatasetProblem {
@@ -132,61 +133,13 @@ function checkEnvironment(row: Row, environment: EnvironmentSchema, add: Add): v
 }
 
 /**
- * Function tools offered to the model must be tools the environment serves, with the same parameters.
- * Descriptions and titles are prose for the model, so they may differ; the shape of the arguments may not.
+ * Function tools offered to the model must be tools the environment serves, with the same argument shape: the kit's
+ * tool-drift rule (src/testing/tool-drift.ts), under which descriptions, titles and strict may differ.
  */
 export function checkTools(offered: unknown[], environment: Pick<EnvironmentSchema, "name" | "tools">, add: Add): void {
-  const served = new Map((environment.tools ?? []).map((tool) => [tool.name, tool]));
-  offered.forEach((tool, i) => {
-    if (tool === null || typeof tool !== "object" || (tool as Row).type !== "function") return;
-    const { name, parameters } = tool as Row;
-    const path = `responses_create_params.tools.${i}`;
-    const match = typeof name === "string" ? served.get(name) : undefined;
-    if (!match) {
-      add(`${path}.name`, `'${String(name)}' is not a tool of ${environment.name} (it serves: ${[...served.keys()].join(", ") || "none"})`);
-      return;
-    }
-    const difference = firstDifference(withoutProse(parameters), withoutProse(match.parameters), `${path}.parameters`);
-    if (difference) add(difference.path, `the dataset offers ${difference.offered}, ${environment.name}'s '${match.name}' takes ${difference.served}`);
-  });
-}
-
-/** A JSON Schema without the keys that only inform the reader (description, title, examples). */
-function withoutProse(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutProse);
-  if (schema === null || typeof schema !== "object") return schema;
-  const out: Row = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === "description" || key === "title" || key === "examples") continue;
-    // `properties` maps names to schemas: its keys are field names, never prose.
-    out[key] = key === "properties" && value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutProse(v)])) : withoutProse(value);
+  const served = environment.tools ?? [];
+  for (const drift of toolDrift(offered, served)) {
+    if (drift.kind === "unknown_tool") add(drift.path, `'${drift.tool}' is not a tool of ${environment.name} (it serves: ${served.map((t) => t.name).join(", ") || "none"})`);
+    else add(drift.path, `the dataset offers ${describeValue(drift.offered)}, ${environment.name}'s '${drift.tool}' takes ${describeValue(drift.served)}`);
   }
-  return out;
-}
-
-function describe(value: unknown): string {
-  return value === undefined ? "nothing" : JSON.stringify(value);
-}
-
-function firstDifference(offered: unknown, served: unknown, path: string): { path: string; offered: string; served: string } | undefined {
-  const bothObjects = offered !== null && served !== null && typeof offered === "object" && typeof served === "object" && Array.isArray(offered) === Array.isArray(served);
-  if (!bothObjects) return JSON.stringify(offered) === JSON.stringify(served) ? undefined : { path, offered: describe(offered), served: describe(served) };
-  if (Array.isArray(offered)) {
-    // `required` is a set: order does not matter.
-    const sortIfStrings = (list: unknown[]) => (list.every((v) => typeof v === "string") && path.endsWith(".required") ? [...list].sort() : list);
-    const a = sortIfStrings(offered);
-    const b = sortIfStrings(served as unknown[]);
-    if (a.length !== b.length) return { path, offered: describe(offered), served: describe(served) };
-    for (let i = 0; i < a.length; i++) {
-      const difference = firstDifference(a[i], b[i], `${path}.${i}`);
-      if (difference) return difference;
-    }
-    return undefined;
-  }
-  const keys = new Set([...Object.keys(offered as Row), ...Object.keys(served as Row)]);
-  for (const key of keys) {
-    const difference = firstDifference((offered as Row)[key], (served as Row)[key], `${path}.${key}`);
-    if (difference) return difference;
-  }
-  return undefined;
 }

@@ -1,6 +1,7 @@
 // `gym env test NAME`: whether an environment folder can be trusted before any model touches it. Four checks,
 // each naming the tool, field or file:line that fails:
-//   dataset — data/example.jsonl is valid and offers exactly the tools GET /tools serves (no hand-copied drift);
+//   dataset — data/example.jsonl is valid and its tools match GET /tools by the kit's tool-drift rule (names and
+//             argument shapes; src/testing/tool-drift.ts): prose-only differences are notes;
 //   server  — configs/NAME.yaml starts the resources server here, and /seed_session answers 200 with the cookie;
 //   tools   — every tool accepts an input derived from its schema and rejects wrong types / missing fields (422);
 //   verify  — data/verifier_cases.jsonl, replayed, gets the rewards it expects.
@@ -12,8 +13,8 @@ import { InputError, type Row } from "../rollouts/jsonl.ts";
 import type { FunctionToolDefinition } from "../server/index.ts";
 import { exampleValue, requiredFields, wrongTypeValue, type JsonSchema } from "./env-test/schema-values.ts";
 import { resourcesSpecOf, startEnvironment, type RunningEnvironment } from "./env-test/start.ts";
-import { toolDrift } from "./env-test/tool-drift.ts";
-import { CASE_KINDS, readVerifierCases, runVerifierCases, VERIFIER_CASES_CONTRACT } from "./env-test/verifier-cases.ts";
+import { compareTools, describeToolDifference } from "../testing/tool-drift.ts";
+import { CASE_KINDS, readVerifierCases, runVerifierCases, VERIFIER_CASES_CONTRACT } from "../testing/verifier-cases.ts";
 
 export type CheckId = "dataset" | "server" | "tools" | "verify";
 
@@ -108,18 +109,26 @@ async function datasetCheck(file: string, shownFile: string, rows: { lineNumber:
   // A server that serves no tools verifies calls it never executes (argument comparison, xlam): the tools in
   // its rows are the task's, simulated, and there is nothing served for them to drift from.
   const toolsSimulated = Array.isArray(served) && served.length === 0;
+  // Allowed differences (prose, strict, a tool a row leaves out) are notes, once per wording with the rows that have it.
+  const allowed = new Map<string, number[]>();
   if (Array.isArray(served) && !toolsSimulated) {
     for (const { lineNumber, row } of rows) {
       const params = row.responses_create_params as Row | undefined;
-      for (const drift of toolDrift(params?.tools, served)) problems.push(`${shownFile}:${lineNumber}: ${drift.path}: ${drift.message}`);
+      for (const difference of compareTools(params?.tools, served)) {
+        const why = difference.kind === "not_offered" ? "allowed: every call the row's model can make still has a route" : "allowed: only prose or strict differ, which the server never reads";
+        const message = `${difference.path}: ${describeToolDifference(difference, served)}${difference.drift ? "" : ` (${why})`}`;
+        if (difference.drift) problems.push(`${shownFile}:${lineNumber}: ${message}`);
+        else allowed.set(message, [...(allowed.get(message) ?? []), lineNumber]);
+      }
     }
   } else if (!toolsSimulated) {
     problems.push(`${shownFile}: tools not compared with GET /tools: ${served === undefined ? "the server did not start (see the server check)" : `GET /tools ${served}`}`);
   }
-  if (problems.length > 0) return failed("dataset", problems);
+  const notes = [...allowed].map(([message, lines]) => `${shownFile}:${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more row(s))` : ""}: ${message}`);
+  if (problems.length > 0) return failed("dataset", problems, notes);
   if (toolsSimulated) return passed("dataset", `${shownFile}: ${rows.length} rows valid; GET /tools serves none (the rows' tools are simulated, not executed)`);
   const toolNames = (served as FunctionToolDefinition[]).map((t) => t.name);
-  return passed("dataset", `${shownFile}: ${rows.length} rows valid; their tools equal GET /tools (${toolNames.join(", ")})`);
+  return passed("dataset", `${shownFile}: ${rows.length} rows valid; their tools match GET /tools (${toolNames.join(", ")})`, notes);
 }
 
 // ---- 2. server ----

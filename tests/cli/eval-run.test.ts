@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
-import { readRows } from "../helpers/environment-checks.ts";
+import { readRows } from "../../src/testing/rows.ts";
 import { runGym, startGym } from "./gym-process.ts";
 
 const CONFIGS = ["--config", "resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml", "--config", "responses_api_models/scripted_model/configs/scripted_model.yaml"];

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readRows } from "../helpers/environment-checks.ts";
-import { sharedDataFile } from "../helpers/shared-data.ts";
+import { readRows } from "../../src/testing/rows.ts";
+import { sharedDataFile } from "../../src/testing/shared-data.ts";
 import { runGym } from "./gym-process.ts";
 
 const COUNTER_CONFIG = "resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml";

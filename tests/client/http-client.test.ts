@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DeadlineExceededError, HttpClient, ServerClient, TransportError } from "../../src/client/index.ts";
-import { refusedPort } from "../helpers/ports.ts";
+import { refusedPort } from "../../src/testing/ports.ts";
 
 let server: Server;
 let base: string;

@@ -5,8 +5,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import { startFakeVllm, type FakeVllm } from "../helpers/fake-vllm.ts";
-import { startServers } from "../helpers/servers.ts";
+import { startFakeVllm, type FakeVllm } from "../../src/testing/fake-vllm.ts";
+import { startServers } from "../../src/testing/servers.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 import scriptedModel from "../../responses_api_models/scripted_model/app.ts";
 import vllmModel from "../../responses_api_models/vllm_model/app.ts";

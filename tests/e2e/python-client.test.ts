@@ -3,7 +3,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { startServers } from "../helpers/servers.ts";
+import { startServers } from "../../src/testing/servers.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { loadGlobalConfig } from "../../src/config/index.ts";
 import { collectRollouts } from "../../src/rollouts/collect.ts";
 import { startInProcess } from "../../src/testing/in-process.ts";
-import { readRows } from "../helpers/environment-checks.ts";
-import { sharedDataFile } from "../helpers/shared-data.ts";
+import { readRows } from "../../src/testing/rows.ts";
+import { sharedDataFile } from "../../src/testing/shared-data.ts";
 
 const ENVIRONMENTS = [
   { name: "example_single_tool_call", agent: "example_single_tool_call_simple_agent" },

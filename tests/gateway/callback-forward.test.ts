@@ -15,7 +15,7 @@ import {
   type ForwardOptions,
 } from "../../src/gateway/callback/forward.ts";
 import type { CallbackTarget, JsonObject } from "../../src/gateway/types.ts";
-import { refusedPort } from "../helpers/ports.ts";
+import { refusedPort } from "../../src/testing/ports.ts";
 import { callbackTarget as target } from "./fake-gym.ts";
 
 // ---- a scripted stand-in for Relax ----

@@ -11,7 +11,7 @@ import { registerCallbackBridge, type CallbackCapabilities, type CallbackLease }
 import type { CallbackClock } from "../../src/gateway/callback/forward.ts";
 import { callbackTarget } from "./fake-gym.ts";
 import type { CallbackTarget } from "../../src/gateway/types.ts";
-import { refusedPort } from "../helpers/ports.ts";
+import { refusedPort } from "../../src/testing/ports.ts";
 
 // ---- Relax stand-in: each test scripts the next answer ----
 

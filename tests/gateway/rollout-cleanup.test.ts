@@ -8,7 +8,7 @@ import { registerRolloutCleanup, rolloutIdOfRow } from "../../src/server/rollout
 import { createLogger } from "../../src/server/logger.ts";
 import { HttpRunAdapter, cleanupRun } from "../../src/gateway/run-adapter.ts";
 import type { EnvironmentRegistration } from "../../src/gateway/types.ts";
-import { http, startServers } from "../helpers/servers.ts";
+import { http, startServers } from "../../src/testing/servers.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 
 const disposed: string[] = [];

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { refusedPort } from "../helpers/ports.ts";
+import { refusedPort } from "../../src/testing/ports.ts";
 import { startFakeAgent, startFakeRelax, trialPayload, type FakeAgent } from "./fake-gym.ts";
 import { COMMIT, gatewayEnv, startTestGateway, type TestGateway } from "./harness.ts";
 

@@ -10,7 +10,7 @@ import { resourcesServer, responsesApiModel, tool } from "../../src/server/index
 import { responseEnvelope, usageOf } from "../../src/models/response-envelope.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
-import { startServers } from "../helpers/servers.ts";
+import { startServers } from "../../src/testing/servers.ts";
 import scriptedModel from "../../responses_api_models/scripted_model/app.ts";
 import simpleAgent from "../../responses_api_agents/simple_agent/app.ts";
 import weatherEnvironment from "../../resources_servers/example_single_tool_call/app.ts";

@@ -11,7 +11,7 @@ import { computeAggregateMetrics, stripForAggregation } from "../../src/metrics/
 import type { Row } from "../../src/rollouts/jsonl.ts";
 import { resourcesServer } from "../../src/server/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
-import { startServers } from "../helpers/servers.ts";
+import { startServers } from "../../src/testing/servers.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "gym-aggregate-"));

@@ -11,7 +11,7 @@ import { collectRollouts, type CollectOptions } from "../../src/rollouts/collect
 import { ResumeRefusedError } from "../../src/rollouts/resume.ts";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
-import { startServers } from "../helpers/servers.ts";
+import { startServers } from "../../src/testing/servers.ts";
 import { attemptsSeen, fakeAgent, type Behavior } from "./fake-agent.ts";
 
 let graph: InProcessGraph;

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { environmentFromDefinition, formatProblem, loadEnvironment, validateDatasetFile, validateDatasetText, type DatasetProblem } from "../../src/rollouts/dataset-validate.ts";
-import { sharedDataFile } from "../helpers/shared-data.ts";
+import { sharedDataFile } from "../../src/testing/shared-data.ts";
 import weather from "../../resources_servers/example_single_tool_call/app.ts";
 import multiStep from "../../resources_servers/example_multi_step/app.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";

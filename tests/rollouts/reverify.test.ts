@@ -9,8 +9,8 @@ import { formatReverifyReport, reverifyRollouts, type ReverifyOptions } from "..
 import { resourcesServer, tool } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
-import { startServers } from "../helpers/servers.ts";
-import { sharedDataFile } from "../helpers/shared-data.ts";
+import { startServers } from "../../src/testing/servers.ts";
+import { sharedDataFile } from "../../src/testing/shared-data.ts";
 import weather from "../../resources_servers/example_single_tool_call/app.ts";
 import multiStep from "../../resources_servers/example_multi_step/app.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";

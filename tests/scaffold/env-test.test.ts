@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { runEnvironmentChecks, type CheckId, type CheckResult } from "../../src/scaffold/env-test.ts";
 import { exampleValue, requiredFields, wrongTypeValue } from "../../src/scaffold/env-test/schema-values.ts";
 import { toolJsonSchema } from "../../src/server/index.ts";
-import { runGym } from "../cli/gym-process.ts";
+import { runGym } from "../../src/testing/child-process.ts";
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
@@ -130,10 +130,22 @@ test("inputs derived from a tool's JSON Schema: the valid one passes its zod sch
 
 test("the gym CLI prints one line per check (✓ or ✗ with the first problem) and exits 1 when one fails", async () => {
   const root = brokenCopy("example_session_state_mgmt", (envDir) =>
-    editFile(join(envDir, "data", "example.jsonl"), (text) => text.replace('"description": "How much to add."', '"description": "How much to add (hand-copied)."')),
+    editFile(join(envDir, "data", "example.jsonl"), (text) => text.replace('"count": {"type": "integer"', '"count": {"type": "number"')),
   );
   const { code, output } = await runGym(["env", "test", "example_session_state_mgmt", "--root", root]);
   assert.equal(code, 1, output);
   assert.deepEqual(output.split("\n").filter((line) => /^[✓✗] /.test(line)).map((line) => line.split(":")[0]), ["✗ dataset", "✓ server", "✓ tools", "✓ verify", "✗ 1 of 4 checks failed for resources_servers/example_session_state_mgmt"]);
-  assert.match(output, /✗ dataset: resources_servers\/example_session_state_mgmt\/data\/example\.jsonl:1: responses_create_params\.tools\.0\.parameters\.properties\.count\.description: the dataset has "How much to add \(hand-copied\)\.", GET \/tools serves "How much to add\." \(tool 'increment_counter'\)\n/);
+  assert.match(output, /✗ dataset: resources_servers\/example_session_state_mgmt\/data\/example\.jsonl:1: responses_create_params\.tools\.0\.parameters\.properties\.count\.type: the dataset has "number", GET \/tools serves "integer" \(tool 'increment_counter'\)\n/);
+});
+
+// The kit's tool-drift rule (src/testing/tool-drift.ts): prose is the dataset's to word, as in NeMo Gym's own example rows.
+test("a hand-reworded description is no drift: the dataset check passes, with a note naming the rows and the field", async () => {
+  const root = brokenCopy("example_session_state_mgmt", (envDir) =>
+    editFile(join(envDir, "data", "example.jsonl"), (text) => text.replaceAll('"description": "How much to add."', '"description": "How much to add (hand-copied)."')),
+  );
+  const results = byId(await runEnvironmentChecks({ rootDir: root, name: "example_session_state_mgmt" }));
+  assert.deepEqual(failing(Object.values(results)), []);
+  assert.deepEqual(results.dataset.notes, [
+    `resources_servers/example_session_state_mgmt/data/example.jsonl:1 (and 4 more row(s)): responses_create_params.tools.0.parameters.properties.count.description: the dataset has "How much to add (hand-copied).", GET /tools serves "How much to add." (tool 'increment_counter') (allowed: only prose or strict differ, which the server never reads)`,
+  ]);
 });

@@ -13,8 +13,8 @@ import { libraryImport, ScaffoldError, validateEnvironmentName, writeNewEnvironm
 import { ARCHETYPE_NAMES, initEnvironment, type ArchetypeName } from "../../src/scaffold/init.ts";
 import { startInProcess } from "../../src/testing/in-process.ts";
 import { formatCheckResults, runEnvironmentChecks } from "../../src/scaffold/env-test.ts";
-import { readRows } from "../helpers/environment-checks.ts";
-import { runGym } from "../cli/gym-process.ts";
+import { readRows } from "../../src/testing/rows.ts";
+import { runGym } from "../../src/testing/child-process.ts";
 
 const TSX_LOADER = import.meta.resolve("tsx");
 const roots: string[] = [];

@@ -24,8 +24,8 @@ import { wrapDomainModule, type WrapResult } from "../../src/scaffold/wrap/gener
 import { objectSource } from "../../src/scaffold/wrap/zod-source.ts";
 import { toolJsonSchema, type ResourcesServerDefinition } from "../../src/server/index.ts";
 import { startInProcess, type InProcessGraph } from "../../src/testing/in-process.ts";
-import { readRows } from "../helpers/environment-checks.ts";
-import { http, startServers } from "../helpers/servers.ts";
+import { readRows } from "../../src/testing/rows.ts";
+import { http, startServers } from "../../src/testing/servers.ts";
 
 const WORDLE = join(import.meta.dirname, "fixtures/wordle/wordle.ts");
 const scratchDirs: string[] = [];

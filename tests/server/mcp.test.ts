@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { cookieHeader } from "../../src/client/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
-import { http, startServers } from "../helpers/servers.ts";
+import { http, startServers } from "../../src/testing/servers.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";
 
 let graph: InProcessGraph;

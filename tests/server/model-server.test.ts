@@ -8,7 +8,7 @@ import { responsesApiModel } from "../../src/server/index.ts";
 import { responseEnvelope, usageOf } from "../../src/models/response-envelope.ts";
 import type { ChatCompletion, NeMoGymResponse } from "../../src/protocol/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
-import { http, startServers } from "../helpers/servers.ts";
+import { http, startServers } from "../../src/testing/servers.ts";
 
 interface Seen {
   rawParams: Record<string, unknown>;

@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { resourcesServer, tool, sessionCookieCodec } from "../../src/server/index.ts";
-import { http, startServers } from "../helpers/servers.ts";
+import { http, startServers } from "../../src/testing/servers.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 
 const notes = resourcesServer({

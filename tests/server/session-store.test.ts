@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { MemorySessionStore, resourcesServer, tool } from "../../src/server/index.ts";
-import { http, startServers } from "../helpers/servers.ts";
+import { http, startServers } from "../../src/testing/servers.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

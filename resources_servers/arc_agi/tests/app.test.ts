@@ -1,31 +1,24 @@
-// arc_agi's verify over real HTTP: the fields NeMo Gym answers with, the first-valid-grid rule on the joined
+// arc_agi's verify (through fastify inject): the fields NeMo Gym answers with, the first-valid-grid rule on the joined
 // assistant text, the request model (defaults, lax ints, 422s), its 500, and the authored data and verifier cases.
 // The grid reading itself is pinned rule by rule in tests/ports/arc-grid.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedServer, injectServer, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
 import arcAgi from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const rows = readRows(join(dataDir, "example.jsonl"));
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ arc_agi: [arcAgi] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(arcAgi, {}, { instanceName: "arc_agi" })));
+after(() => env.close());
 
 const params = { input: [{ role: "user", content: "Solve the puzzle." }] };
 const EXPECTED = [[1, 2], [3, 4]];
 
 const verify = (fields: Record<string, unknown>, output: Item[]) =>
-  client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), ...fields } });
+  env.post("/verify", { responses_create_params: params, response: responseWith(output), ...fields });
 async function score(output: Item[], fields: Record<string, unknown> = { expected_output: EXPECTED }) {
   const answer = await verify(fields, output);
   assert.equal(answer.status, 200, answer.text);
@@ -108,12 +101,12 @@ describe("data", () => {
     assert.equal(rows.length, 5);
     assertRowsAreRunRequests(rows);
     for (const row of rows) {
-      const answer = await client.request(`${graph.url("arc_agi")}/verify`, { method: "POST", json: { ...row, response: responseWith([assistantMessage(`\\boxed{${JSON.stringify(row.expected_output)}}`)]) } });
+      const answer = await env.post("/verify", { ...row, response: responseWith([assistantMessage(`\\boxed{${JSON.stringify(row.expected_output)}}`)]) });
       assert.equal(answer.json<any>().reward, 1, row.task_id);
     }
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("arc_agi")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

@@ -5,9 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, readRows, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const rollouts = sharedDataFile("arc_agi/data/example_rollouts.jsonl");
 const dataset = sharedDataFile("arc_agi/data/example.jsonl");

@@ -2,12 +2,7 @@
 // recorded rollouts re-verified with their dataset rows, and its reference verify requests.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { startServers } from "../../../tests/helpers/servers.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { parityLine } from "../../../tests/helpers/reference-rows.ts";
-import { assertParity, assertReferenceSet, reverifyStored } from "../../../tests/helpers/parity.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertParity, assertReferenceSet, type InProcessGraph, parityLine, readRows, reverifyStored, sharedDataFile, startServers } from "../../../src/testing/index.ts";
 import calendar from "../app.ts";
 import { gradeAssistantResponse } from "../grading.ts";
 

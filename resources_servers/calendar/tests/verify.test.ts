@@ -1,25 +1,19 @@
-// Verify over HTTP, one rule at a time: the calendar is the first JSON list of objects in the last output
+// Verify (through fastify inject), one rule at a time: the calendar is the first JSON list of objects in the last output
 // item's text, and it must hold exactly the expected events, without overlaps, with the right durations,
 // inside the day's window and keeping every constraint. Also the example data and the verifier cases.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, type InjectedServer, injectServer, readRows } from "../../../src/testing/index.ts";
 import calendar from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
 const cases = readRows(join(import.meta.dirname, "../data/verifier_cases.jsonl"));
-let graph: InProcessGraph;
-const client = http();
-const post = (path: string, json: unknown) => client.request(`${graph.url("calendar")}${path}`, { method: "POST", json });
+let env: InjectedServer;
+const post = (path: string, json: unknown) => env.post(path, json);
 
-before(async () => (graph = await startServers({ calendar: [calendar] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+before(async () => (env = await injectServer(calendar, {}, { instanceName: "calendar" })));
+after(() => env.close());
 
 const message = (text: string) => ({ id: "msg", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
 const responseOf = (output: unknown[]) => ({ id: "r", created_at: 1, model: "m", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
@@ -165,7 +159,7 @@ test("the verify response is the params, the response and a float reward; exp_ca
 });
 
 test("the environment has no tools and keeps no state", async () => {
-  assert.deepEqual((await client.request(`${graph.url("calendar")}/tools`)).json(), []);
+  assert.deepEqual((await env.get("/tools")).json(), []);
   assert.equal((await post("/seed_session", rows[0])).status, 200);
 });
 

@@ -1,23 +1,15 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, type InjectedServer, injectServer, readRows, sharedDataFile, withoutNullParams } from "../../../src/testing/index.ts";
 import multiStep from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
-let graph: InProcessGraph;
-const client = http();
-const post = (path: string, json: unknown) => client.request(`${graph.url("multi")}${path}`, { method: "POST", json });
+let env: InjectedServer;
+const post = (path: string, json: unknown) => env.post(path, json);
 
-before(async () => (graph = await startServers({ multi: [multiStep] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+before(async () => (env = await injectServer(multiStep, {}, { instanceName: "multi" })));
+after(() => env.close());
 
 const responseWith = (...submissions: unknown[]) => ({
   id: "r", created_at: 1, model: "m", object: "response", parallel_tool_calls: false, tool_choice: "auto", tools: [],

@@ -1,24 +1,16 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, type InjectedServer, injectServer, readRows, sharedDataFile, withoutNullParams } from "../../../src/testing/index.ts";
 import counter from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
-let graph: InProcessGraph;
-const client = http();
-const post = (path: string, json: unknown, cookies?: Record<string, string>) => client.request(`${graph.url("counter")}${path}`, { method: "POST", json, cookies });
+let env: InjectedServer;
+const post = (path: string, json: unknown, cookies?: Record<string, string>) => env.post(path, json, { cookies });
 const emptyResponse = { id: "r", created_at: 1, model: "m", object: "response", output: [], parallel_tool_calls: true, tool_choice: "auto", tools: [] };
 
-before(async () => (graph = await startServers({ counter: [counter] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+before(async () => (env = await injectServer(counter, {}, { instanceName: "counter" })));
+after(() => env.close());
 
 test("seed → increments → read → verify, in one session", async () => {
   let cookies = (await post("/seed_session", { responses_create_params: { input: "x" }, initial_count: 3, expected_count: 6 })).cookies;

@@ -1,23 +1,15 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, type InjectedServer, injectServer, readRows, sharedDataFile, withoutNullParams } from "../../../src/testing/index.ts";
 import weather from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
-let graph: InProcessGraph;
-const client = http();
-const post = (path: string, json: unknown) => client.request(`${graph.url("weather")}${path}`, { method: "POST", json });
+let env: InjectedServer;
+const post = (path: string, json: unknown) => env.post(path, json);
 
-before(async () => (graph = await startServers({ weather: [weather] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+before(async () => (env = await injectServer(weather, {}, { instanceName: "weather" })));
+after(() => env.close());
 
 test("get_weather answers for the city it is given", async () => {
   const answer = await post("/get_weather", { city: "Lima" });
@@ -39,7 +31,7 @@ test("the example data has 5 valid rows offering exactly the served tools", asyn
   assert.equal(rows.length, 5);
   assertRowsAreRunRequests(rows);
   assertRowToolsMatchServer(rows, weather.toolDefinitions);
-  assert.deepEqual((await client.request(`${graph.url("weather")}/tools`)).json(), weather.toolDefinitions);
+  assert.deepEqual((await env.get("/tools")).json(), weather.toolDefinitions);
 });
 
 const reference = sharedDataFile("example_single_tool_call/data/example_rollouts.jsonl");

@@ -1,29 +1,22 @@
-// format_verification's verify over real HTTP: regex / inline_prose line counting and string_match markers with
+// format_verification's verify (through fastify inject): regex / inline_prose line counting and string_match markers with
 // Python `re` semantics, the response NeMo Gym returns, its 500s, and the authored data and verifier cases.
 // Expected values are what NeMo Gym's verify returns for the same requests (checked with python3).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedServer, injectServer, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
 import formatVerification from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ format_verification: [formatVerification] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(formatVerification, {}, { instanceName: "format_verification" })));
+after(() => env.close());
 
 const params = { input: [{ role: "user", content: "List the names." }] };
 
 const verify = (verifier: unknown, output: Item[]) =>
-  client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: { responses_create_params: params, verifier, response: responseWith(output) } });
+  env.post("/verify", { responses_create_params: params, verifier, response: responseWith(output) });
 async function score(verifier: unknown, text: string) {
   const answer = await verify(verifier, [assistantMessage(text)]);
   assert.equal(answer.status, 200, answer.text);
@@ -98,7 +91,7 @@ describe("errors", () => {
   });
 
   test("a row without a verifier object is a 422 naming the field", async () => {
-    const answer = await client.request(`${graph.url("format_verification")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("x")]) } });
+    const answer = await env.post("/verify", { responses_create_params: params, response: responseWith([assistantMessage("x")]) });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /verifier/);
   });
@@ -114,6 +107,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("format_verification")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

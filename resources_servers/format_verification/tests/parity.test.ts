@@ -7,10 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
-import { caseVerifyRequest, type VerifierCase } from "../../../tests/ports/verifier-cases.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, caseVerifyRequest, readRows, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile, type VerifierCaseLine } from "../../../src/testing/index.ts";
 
 // NeMo Gym's own configs, which name the instances its rows' agent_ref points at.
 const configs = ["freeform_formatting.yaml", "citation_format.yaml"].map((file) => join(import.meta.dirname, "../configs", file));
@@ -40,7 +37,7 @@ test("NeMo Gym's citation rows: exactly the markers → 1.0, one missing → 0.0
   const rows = readRows(citations.path!);
   assert.equal(rows.length, 5);
   const scoreOf = async (row: Record<string, any>, text: string) => {
-    const answer = await graph().client.post("citation_format", "/verify", { json: caseVerifyRequest({ case: "full_reward", row: row as VerifierCase["row"], tool_calls: [], output_text: text, expected_reward: 0 }) });
+    const answer = await graph().client.post("citation_format", "/verify", { json: caseVerifyRequest({ case: "full_reward", row: row as VerifierCaseLine["row"], tool_calls: [], output_text: text, expected_reward: 0 }) });
     assert.equal(answer.status, 200, answer.text);
     return answer.json<{ reward: number; match_details: Record<string, unknown> }>();
   };

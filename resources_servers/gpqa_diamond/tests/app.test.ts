@@ -1,30 +1,23 @@
-// gpqa_diamond's verify over real HTTP: mcqa's response shape, gpqa's own extraction (the last box, else the last
+// gpqa_diamond's verify (through fastify inject): mcqa's response shape, gpqa's own extraction (the last box, else the last
 // `Answer: X`), the option-letter check, the row's grading_mode being ignored, the single template regex, and the
 // authored data and verifier cases. The extraction rules are unit-tested in tests/ports/choice-answer.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedServer, injectServer, readRows, responseWith } from "../../../src/testing/index.ts";
 import gpqa from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const OPTIONS = [{ A: "10^-9 eV" }, { B: "10^-8 eV" }, { C: "10^-4 eV" }, { D: "10^-11 eV" }];
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ gpqa_diamond: [gpqa, { grading_mode: "lenient_answer_colon_md" }] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(gpqa, { grading_mode: "lenient_answer_colon_md" }, { instanceName: "gpqa_diamond" })));
+after(() => env.close());
 
 const response = (text: string) => responseWith([assistantMessage(text)]);
 const params = { input: [{ role: "user", content: "Which energy difference can be resolved?" }] };
 const verify = (text: string, row: Record<string, unknown> = {}) =>
-  client.request(`${graph.url("gpqa_diamond")}/verify`, { method: "POST", json: { responses_create_params: params, options: OPTIONS, expected_answer: "C", ...row, response: response(text) } });
+  env.post("/verify", { responses_create_params: params, options: OPTIONS, expected_answer: "C", ...row, response: response(text) });
 async function score(text: string, row: Record<string, unknown> = {}) {
   const answer = await verify(text, row);
   assert.equal(answer.status, 200, answer.text);
@@ -82,6 +75,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("gpqa_diamond")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

@@ -5,9 +5,7 @@
 // end (scripted_model replays the recorded turns through simple_agent into our verify).
 import { test } from "node:test";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, readRows, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const rollouts = sharedDataFile("gpqa_diamond/data/example_rollouts.jsonl");
 const reference = sharedDataFile("gpqa_diamond/parity/reference_verify.jsonl");

@@ -1,28 +1,21 @@
-// instruction_following's verify over real HTTP: the response fields, binary and fraction grading, where the
+// instruction_following's verify (through fastify inject): the response fields, binary and fraction grading, where the
 // text comes from, the legacy top-level row format, the 422s and 500s NeMo Gym gives, and the authored data.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedServer, injectServer, readRows, responseWith } from "../../../src/testing/index.ts";
 import instructionFollowing from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ instruction_following: [instructionFollowing] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(instructionFollowing, {}, { instanceName: "instruction_following" })));
+after(() => env.close());
 
 const params = { input: [{ role: "user", content: "Write something." }] };
 const metadata = (instruction_id_list: unknown[], kwargs: unknown[], extra: Record<string, unknown> = {}) => ({ instruction_id_list, prompt: "Write something.", kwargs, ...extra });
 
-const post = (body: Record<string, unknown>) => client.request(`${graph.url("instruction_following")}/verify`, { method: "POST", json: { id: 1, responses_create_params: params, ...body } });
+const post = (body: Record<string, unknown>) => env.post("/verify", { id: 1, responses_create_params: params, ...body });
 async function verify(body: Record<string, unknown>) {
   const answer = await post(body);
   assert.equal(answer.status, 200, answer.text);
@@ -133,7 +126,7 @@ describe("row formats", () => {
   });
 
   test("id is required and must be an integer", async () => {
-    const answer = await client.request(`${graph.url("instruction_following")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("x")]), verifier_metadata: titleAndNoComma } });
+    const answer = await env.post("/verify", { responses_create_params: params, response: responseWith([assistantMessage("x")]), verifier_metadata: titleAndNoComma });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /"id"/);
   });
@@ -148,6 +141,6 @@ describe("authored data", () => {
   });
 
   test("every verifier case gets its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("instruction_following")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

@@ -7,9 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, pairWithRecorded, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, pairWithRecorded, readRows, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const rollouts = sharedDataFile("instruction_following/data/example_rollouts.jsonl");
 const dataset = sharedDataFile("instruction_following/data/example.jsonl");

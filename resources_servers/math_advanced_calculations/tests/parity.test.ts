@@ -3,12 +3,7 @@
 // which CPython computed with the same deliberately wrong tools.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { parityLine } from "../../../tests/helpers/reference-rows.ts";
-import { assertParity, referenceLines, referenceRowsAsInputs, reverifyStored } from "../../../tests/helpers/parity.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertParity, http, type InProcessGraph, parityLine, readRows, referenceLines, referenceRowsAsInputs, reverifyStored, sharedDataFile, startServers } from "../../../src/testing/index.ts";
 import calculator from "../app.ts";
 import { pythonJsonLoads } from "../../../src/python/json.ts";
 

@@ -2,8 +2,7 @@
 // the ones NeMo Gym's server sends, and their arguments are read as its pydantic request model reads them.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
 import calculator from "../app.ts";
 
 let graph: InProcessGraph;

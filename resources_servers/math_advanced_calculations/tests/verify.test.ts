@@ -3,9 +3,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, http, type InProcessGraph, readRows, startServers } from "../../../src/testing/index.ts";
 import calculator from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));

@@ -10,10 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ReverifyReport } from "../../../src/rollouts/reverify.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertSameAsRecorded, parityDetails, replayEndToEnd, reverifyStored, startReplayGraph } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertSameAsRecorded, type InProcessGraph, parityDetails, readRows, replayEndToEnd, reverifyStored, sharedDataFile, startReplayGraph } from "../../../src/testing/index.ts";
 import { judgePrompt, JUDGE_SYSTEM_MESSAGE } from "../judge.ts";
 
 const configs = [join(import.meta.dirname, "../configs/math_with_judge.yaml")];

@@ -1,34 +1,27 @@
-// mcqa's verify over real HTTP: the response NeMo Gym returns (fields, order, upper-cased gold), each grading
+// mcqa's verify (through fastify inject): the response NeMo Gym returns (fields, order, upper-cased gold), each grading
 // mode end to end, the template regex first, the instance's grading_mode overriding the row's, validation,
 // metrics, and the authored data and verifier cases. The extraction rules themselves are unit-tested in
 // tests/ports/choice-answer.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedGraph, injectServers, readRows, responseWith } from "../../../src/testing/index.ts";
 import mcqa from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const OPTIONS = [{ A: "Karyotyping" }, { B: "Polymerase Chain Reaction (PCR)" }, { C: "Whole-genome sequencing" }, { D: "Chromosome painting" }];
 
-let graph: InProcessGraph;
-const client = http();
+let graph: InjectedGraph;
 before(async () => {
-  graph = await startServers({ mcqa: [mcqa], mcqa_md: [mcqa, { grading_mode: "lenient_answer_colon_md" }], mcqa_strict: [mcqa, { grading_mode: "strict_single_letter_boxed" }] });
+  graph = await injectServers({ mcqa: [mcqa], mcqa_md: [mcqa, { grading_mode: "lenient_answer_colon_md" }], mcqa_strict: [mcqa, { grading_mode: "strict_single_letter_boxed" }] });
 });
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+after(() => graph.close());
 
 const response = (text: string) => responseWith([assistantMessage(text)]);
 const params = { input: [{ role: "user", content: "Which test identifies a specific mutation?" }] };
 
 const verify = (text: string, row: Record<string, unknown> = {}, server = "mcqa") =>
-  client.request(`${graph.url(server)}/verify`, { method: "POST", json: { responses_create_params: params, options: OPTIONS, expected_answer: "B", ...row, response: response(text) } });
+  graph.server(server).post("/verify", { responses_create_params: params, options: OPTIONS, expected_answer: "B", ...row, response: response(text) });
 async function score(text: string, row: Record<string, unknown> = {}, server = "mcqa") {
   const answer = await verify(text, row, server);
   assert.equal(answer.status, 200, answer.text);
@@ -119,10 +112,7 @@ describe("validation", () => {
 describe("aggregate metrics", () => {
   test("pass@k, majority@k over extracted_answer, and NeMo Gym's key metrics", async () => {
     const record = (task: number, rollout: number, reward: number, extracted: string | null) => ({ _ng_task_index: task, _ng_rollout_index: rollout, reward, extracted_answer: extracted });
-    const answer = await client.request(`${graph.url("mcqa")}/aggregate_metrics`, {
-      method: "POST",
-      json: { verify_responses: [record(0, 0, 1, "B"), record(0, 1, 0, "C"), record(1, 0, 0, null), record(1, 1, 0, "A")] },
-    });
+    const answer = await graph.server("mcqa").post("/aggregate_metrics", { verify_responses: [record(0, 0, 1, "B"), record(0, 1, 0, "C"), record(1, 0, 0, null), record(1, 1, 0, "A")] });
     assert.equal(answer.status, 200, answer.text);
     const { agent_metrics, key_metrics } = answer.json<Record<string, Record<string, unknown>>>();
     assert.equal(agent_metrics["pass@2/accuracy"], 50);
@@ -135,7 +125,7 @@ describe("aggregate metrics", () => {
 
 describe("reverify mode", () => {
   test("mcqa is stateless (NeMo Gym's verify-only reverify may re-score it)", async () => {
-    assert.equal((await client.request(`${graph.url("mcqa")}/reverify_mode`)).json(), "stateless");
+    assert.equal((await graph.server("mcqa").get("/reverify_mode")).json(), "stateless");
   });
 });
 
@@ -150,6 +140,6 @@ describe("data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("mcqa")}/verify`, join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
+    await assertVerifierCasesScore(graph.server("mcqa"), join(dataDir, "verifier_cases.jsonl"), { minCases: 6 });
   });
 });

@@ -7,9 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, lastPrompt, parityDetails, referenceLines, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, lastPrompt, parityDetails, readRows, referenceLines, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const rollouts = sharedDataFile("mcqa/data/example_rollouts.jsonl");
 const reference = sharedDataFile("mcqa/parity/reference_verify.jsonl");

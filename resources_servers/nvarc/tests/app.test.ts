@@ -1,33 +1,26 @@
-// nvarc's verify over real HTTP: the fields NeMo Gym answers with, the transductive reading (thinking removed,
+// nvarc's verify (through fastify inject): the fields NeMo Gym answers with, the transductive reading (thinking removed,
 // digit rows), how the mode is chosen (row over instance), the inductive refusal while there is no sandbox, the
 // request model, and the authored data and verifier cases. The grid reading itself is pinned rule by rule in
 // tests/ports/arc-grid.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedGraph, injectServers, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
 import nvarc, { INDUCTIVE_NEEDS_SANDBOX } from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const rows = readRows(join(dataDir, "example.jsonl"));
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ nvarc: [nvarc, { agent_mode: "transductive" }], nvarc_inductive: [nvarc, { agent_mode: "inductive", python_timeout_seconds: 30 }], nvarc_default: [nvarc] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let graph: InjectedGraph;
+before(async () => (graph = await injectServers({ nvarc: [nvarc, { agent_mode: "transductive" }], nvarc_inductive: [nvarc, { agent_mode: "inductive", python_timeout_seconds: 30 }], nvarc_default: [nvarc] })));
+after(() => graph.close());
 
 const params = { input: [{ role: "user", content: "Solve the puzzle." }] };
 const EXPECTED = [[1, 0], [0, 1]];
 const PROGRAM = "The diagonal stays.\n```python\ndef transform(grid):\n    return grid\n```";
 
 const verify = (fields: Record<string, unknown>, output: Item[], server = "nvarc") =>
-  client.request(`${graph.url(server)}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), expected_output: EXPECTED, ...fields } });
+  graph.server(server).post("/verify", { responses_create_params: params, response: responseWith(output), expected_output: EXPECTED, ...fields });
 async function score(text: string, fields: Record<string, unknown> = {}, server = "nvarc") {
   const answer = await verify(fields, [assistantMessage(text)], server);
   assert.equal(answer.status, 200, answer.text);
@@ -105,7 +98,7 @@ describe("inductive (no sandbox yet)", () => {
 
 describe("the request", () => {
   test("expected_output defaults to [], which no grid equals", async () => {
-    const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("\\boxed{1}")]) } });
+    const answer = await graph.server("nvarc").post("/verify", { responses_create_params: params, response: responseWith([assistantMessage("\\boxed{1}")]) });
     assert.deepEqual(answer.json<any>().expected_output, []);
     assert.equal(answer.json<any>().reward, 0);
   });
@@ -140,12 +133,12 @@ describe("data", () => {
     assert.deepEqual(modes, ["transductive", "transductive", "transductive", "inductive", "inductive"]);
     for (const row of rows.filter((r) => r.agent_mode === "transductive")) {
       const text = `\\boxed{${row.expected_output.map((r: number[]) => r.join(" ")).join("\n")}}`;
-      const answer = await client.request(`${graph.url("nvarc")}/verify`, { method: "POST", json: { ...row, response: responseWith([assistantMessage(text)]) } });
+      const answer = await graph.server("nvarc").post("/verify", { ...row, response: responseWith([assistantMessage(text)]) });
       assert.equal(answer.json<any>().reward, 1, row.task_id);
     }
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("nvarc")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
+    await assertVerifierCasesScore(graph.server("nvarc"), join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

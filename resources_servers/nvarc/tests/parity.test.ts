@@ -9,9 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, parityDetails, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored, type ExpectedDifference } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, type ExpectedDifference, parityDetails, readRows, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 import { INDUCTIVE_NEEDS_SANDBOX } from "../app.ts";
 
 const rollouts = sharedDataFile("nvarc/data/example_rollouts.jsonl");

@@ -1,25 +1,18 @@
-// reasoning_gym's verify over real HTTP: the answer read from the response text, the task's scorer chosen by
+// reasoning_gym's verify (through fastify inject): the answer read from the response text, the task's scorer chosen by
 // metadata.source_dataset, NeMo Gym's response fields, its error behaviour, and the authored data and cases.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, type InjectedServer, injectServer, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
 import { scoreAnswer } from "../../../src/ports/reasoning-gym/index.ts";
 import reasoningGym from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const rows = readRows(join(dataDir, "example.jsonl"));
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ reasoning_gym: [reasoningGym] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(reasoningGym, {}, { instanceName: "reasoning_gym" })));
+after(() => env.close());
 
 const message = (content: unknown): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content });
 const text = (value: string) => ({ type: "output_text", text: value, annotations: [] });
@@ -28,7 +21,7 @@ const params = { input: [{ role: "user", content: "question" }] };
 const knights = { question: "Who is a hero and who is a villain?", answer: "Ava is a hero, and Noah is a villain.", metadata: { source_dataset: "knights_knaves", source_index: 0 } };
 
 const verify = (fields: Record<string, unknown>, output: Item[]) =>
-  client.request(`${graph.url("reasoning_gym")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), ...fields } });
+  env.post("/verify", { responses_create_params: params, response: responseWith(output), ...fields });
 const verified = async (fields: Record<string, unknown>, output: Item[]) => {
   const answer = await verify(fields, output);
   assert.equal(answer.status, 200, answer.text);
@@ -137,6 +130,6 @@ describe("the authored data", () => {
   });
 
   test("every verifier case gets its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("reasoning_gym")}/verify`, join(dataDir, "verifier_cases.jsonl"));
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"));
   });
 });

@@ -1,14 +1,11 @@
-// The pivot environment over real HTTP: the verify response's fields, each category, both shipped comparator
+// The pivot environment (through fastify inject): the verify response's fields, each category, both shipped comparator
 // settings (base and parallel), request validation, and the authored data and verifier cases.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import { caseVerifyRequest, readVerifierCases } from "../../../tests/ports/verifier-cases.ts";
+import { assertRowsAreRunRequests, caseVerifyRequest, type InjectedGraph, injectServers, readRows, readVerifierCaseFile } from "../../../src/testing/index.ts";
 import { ActionSchema, StepRewardCategory as Category } from "../../../src/ports/tool-call-comparison.ts";
 import { loadGlobalConfig } from "../../../src/config/index.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import pivot from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
@@ -16,19 +13,15 @@ const configDir = join(import.meta.dirname, "../configs");
 const rows = readRows(join(dataDir, "example.jsonl"));
 const parallelRows = readRows(join(dataDir, "parallel_example.jsonl"));
 
-let graph: InProcessGraph;
-const client = http();
+let graph: InjectedGraph;
 
 before(async () => {
-  graph = await startServers({
+  graph = await injectServers({
     pivot: [pivot, { tool_call_comparator_config: { word_count_similarity_threshold: 0.1 } }],
     parallel: [pivot, { tool_call_comparator_config: { word_count_similarity_threshold: 0.1, parallel_tool_call_rewarding: true, allow_subset: true, allow_superset: true, parallel_tool_call_reward_mode: "f1" } }],
   });
 });
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+after(() => graph.close());
 
 type Item = Record<string, unknown>;
 const message = (text: string): Item => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
@@ -39,7 +32,7 @@ const params = { input: [{ role: "user", content: "Set the views metric count to
 const expectedCall = { type: "function_call", name: "set_metric_count", arguments: JSON.stringify({ metric_name: "views", metric_count: 75 }) };
 
 const verify = async (expected_action: unknown, output: Item[], instance = "pivot") => {
-  const answer = await client.request(`${graph.url(instance)}/verify`, { method: "POST", json: { responses_create_params: params, response: response(output), expected_action } });
+  const answer = await graph.server(instance).post("/verify", { responses_create_params: params, response: response(output), expected_action });
   return answer;
 };
 const scored = async (expected_action: unknown, output: Item[], instance = "pivot") => {
@@ -129,12 +122,12 @@ describe("request validation", () => {
   });
 
   test("the server serves no tools", async () => {
-    assert.deepEqual((await client.request(`${graph.url("pivot")}/tools`)).json(), []);
-    assert.equal((await client.request(`${graph.url("pivot")}/set_metric_count`, { method: "POST", json: {} })).status, 404);
+    assert.deepEqual((await graph.server("pivot").get("/tools")).json(), []);
+    assert.equal((await graph.server("pivot").post("/set_metric_count", {})).status, 404);
   });
 
   test("an instance without tool_call_comparator_config does not start", async () => {
-    await assert.rejects(startServers({ broken: [pivot, {}] }), /tool_call_comparator_config/);
+    await assert.rejects(injectServers({ broken: [pivot, {}] }), /tool_call_comparator_config/);
   });
 });
 
@@ -164,17 +157,17 @@ describe("shipped configs and data", () => {
       for (const row of data) {
         const action = row.expected_action;
         const output = action.type === "message" ? [message(action.content)] : (action.type === "function_call" ? [action] : action.calls).map((c: any, i: number) => functionCall(c.name, c.arguments, String(i)));
-        const answer = await client.request(`${graph.url(instance)}/verify`, { method: "POST", json: { ...row, response: response(output) } });
+        const answer = await graph.server(instance).post("/verify", { ...row, response: response(output) });
         assert.equal(answer.json<{ reward: number }>().reward, 1, `${instance}: ${answer.text.slice(-300)}`);
       }
     }
   });
 
   test("every verifier case scores its expected reward (base config)", async () => {
-    const cases = readVerifierCases(join(dataDir, "verifier_cases.jsonl"));
+    const cases = readVerifierCaseFile(join(dataDir, "verifier_cases.jsonl"));
     assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(["full_reward", "zero_reward", "malformed"]));
     for (const verifierCase of cases) {
-      const answer = await client.request(`${graph.url("pivot")}/verify`, { method: "POST", json: caseVerifyRequest(verifierCase) });
+      const answer = await graph.server("pivot").post("/verify", caseVerifyRequest(verifierCase));
       assert.equal(answer.status, 200, answer.text);
       const body = answer.json<{ reward: number; category: string }>();
       assert.equal(body.reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case}): ${body.category}`);

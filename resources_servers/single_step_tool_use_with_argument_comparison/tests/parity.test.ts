@@ -5,9 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, readRows, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const ENV = "single_step_tool_use_with_argument_comparison";
 const SERVER = `${ENV}_resources_server`;

@@ -1,33 +1,23 @@
-// structeval's verify over real HTTP: the reward formula and its Python rounding, render and key-validation
+// structeval's verify (through fastify inject): the reward formula and its Python rounding, render and key-validation
 // scores per format, the error fields, the echoed row fields in NeMo Gym's order, metrics, and the authored
 // data and verifier cases.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedServer, injectServer, readRows, responseWith } from "../../../src/testing/index.ts";
 import structeval from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ structeval: [structeval] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(structeval, {}, { instanceName: "structeval" })));
+after(() => env.close());
 
 const params = { input: [{ role: "user", content: "Please output JSON code" }] };
 const response = (text: string) => responseWith([assistantMessage(text)]);
 
 async function verify(outputType: string, metric: string[], text: string) {
-  const answer = await client.request(`${graph.url("structeval")}/verify`, {
-    method: "POST",
-    json: { responses_create_params: params, response: response(text), task_id: "1", task_name: `Text to ${outputType}`, input_type: "Text", output_type: outputType, raw_output_metric: metric, rendering: false },
-  });
+  const answer = await env.post("/verify", { responses_create_params: params, response: response(text), task_id: "1", task_name: `Text to ${outputType}`, input_type: "Text", output_type: outputType, raw_output_metric: metric, rendering: false });
   assert.equal(answer.status, 200, answer.text);
   return answer.json<Record<string, any>>();
 }
@@ -41,7 +31,7 @@ describe("the verify response", () => {
   });
 
   test("a missing row field is a 422 naming it", async () => {
-    const answer = await client.request(`${graph.url("structeval")}/verify`, { method: "POST", json: { responses_create_params: params, response: response("x"), task_id: "1", task_name: "t", input_type: "Text", raw_output_metric: [] } });
+    const answer = await env.post("/verify", { responses_create_params: params, response: response("x"), task_id: "1", task_name: "t", input_type: "Text", raw_output_metric: [] });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /output_type/);
   });
@@ -84,10 +74,7 @@ describe("scores", () => {
   });
 
   test("an unclosed [ in a path fails the verify, as NeMo Gym's does (500)", async () => {
-    const answer = await client.request(`${graph.url("structeval")}/verify`, {
-      method: "POST",
-      json: { responses_create_params: params, response: response('{"a": 1}'), task_id: "1", task_name: "t", input_type: "Text", output_type: "JSON", raw_output_metric: ["a[0"] },
-    });
+    const answer = await env.post("/verify", { responses_create_params: params, response: response('{"a": 1}'), task_id: "1", task_name: "t", input_type: "Text", output_type: "JSON", raw_output_metric: ["a[0"] });
     assert.equal(answer.status, 500);
   });
 });
@@ -99,7 +86,7 @@ describe("metrics and data", () => {
       { reward: 0.2, render_score: 1, key_validation_score: 0, output_type: "JSON", input_type: "Text", task_name: "Text to JSON", _ng_task_index: 1, _ng_rollout_index: 0 },
       { reward: 0, render_score: 0, key_validation_score: 0, output_type: "XML", input_type: "Text", task_name: "Text to XML", _ng_task_index: 2, _ng_rollout_index: 0 },
     ];
-    const answer = await client.request(`${graph.url("structeval")}/aggregate_metrics`, { method: "POST", json: { verify_responses: records.map((r) => ({ responses_create_params: params, response: response(""), ...r })) } });
+    const answer = await env.post("/aggregate_metrics", { verify_responses: records.map((r) => ({ responses_create_params: params, response: response(""), ...r })) });
     assert.equal(answer.status, 200, answer.text);
     const metrics = answer.json<any>().agent_metrics;
     assert.equal(metrics["mean/render_score"], 2 / 3);
@@ -116,6 +103,6 @@ describe("metrics and data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("structeval")}/verify`, join(dataDir, "verifier_cases.jsonl"));
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"));
   });
 });

@@ -5,10 +5,7 @@
 // the recorded answers through simple_agent into our verify).
 import { test } from "node:test";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { parityTable } from "../../../tests/helpers/reference-rows.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, parityTable, readRows, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const configs = ["structeval.yaml", "structeval_nonrenderable.yaml"].map((file) => join(import.meta.dirname, "../configs", file));
 const dataset = sharedDataFile("structeval/data/example.jsonl");

@@ -1,31 +1,24 @@
-// structured_outputs' verify over real HTTP: each error_type NeMo Gym reports, in text and tool-call mode, the
+// structured_outputs' verify (through fastify inject): each error_type NeMo Gym reports, in text and tool-call mode, the
 // schema strictification, XML/CSV coercion (and the xml_coerce_types switch), the echoed row fields in NeMo
 // Gym's order, metrics, and the authored data and verifier cases.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, functionCallItem, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, functionCallItem, type InjectedGraph, injectServers, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
 import structuredOutputs from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ structured_outputs: [structuredOutputs], structured_outputs_raw_xml: [structuredOutputs, { xml_coerce_types: false }] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let graph: InjectedGraph;
+before(async () => (graph = await injectServers({ structured_outputs: [structuredOutputs], structured_outputs_raw_xml: [structuredOutputs, { xml_coerce_types: false }] })));
+after(() => graph.close());
 
 const params = { input: [{ role: "user", content: "question" }] };
 
 const person = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" }, active: { type: "boolean" } } };
 
 async function verify(row: Item, output: Item[], instance = "structured_outputs", responseExtra: Item = {}) {
-  const answer = await client.request(`${graph.url(instance)}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output, responseExtra), ...row } });
+  const answer = await graph.server(instance).post("/verify", { responses_create_params: params, response: responseWith(output, responseExtra), ...row });
   assert.equal(answer.status, 200, answer.text);
   return answer.json<Record<string, any>>();
 }
@@ -47,7 +40,7 @@ describe("the verify response", () => {
   });
 
   test("a schema_type outside json/yaml/xml/toml/csv is a 422", async () => {
-    const answer = await client.request(`${graph.url("structured_outputs")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith([assistantMessage("{}")]), schema_str: "{}", schema_type: "ini" } });
+    const answer = await graph.server("structured_outputs").post("/verify", { responses_create_params: params, response: responseWith([assistantMessage("{}")]), schema_str: "{}", schema_type: "ini" });
     assert.equal(answer.status, 422);
     assert.match(answer.text, /schema_type/);
   });
@@ -175,7 +168,7 @@ describe("metrics and data", () => {
       { reward: 0, schema_type: "json", problem_type: "direct", parallel_tool_calls: null, num_tools: 2, has_distractors: false, response_mode: "text", _ng_task_index: 1, _ng_rollout_index: 0 },
       { reward: 1, schema_type: "yaml", problem_type: "", _ng_task_index: 2, _ng_rollout_index: 0 },
     ];
-    const answer = await client.request(`${graph.url("structured_outputs")}/aggregate_metrics`, { method: "POST", json: { verify_responses: records.map((r) => ({ responses_create_params: params, response: responseWith([]), ...r })) } });
+    const answer = await graph.server("structured_outputs").post("/aggregate_metrics", { verify_responses: records.map((r) => ({ responses_create_params: params, response: responseWith([]), ...r })) });
     assert.equal(answer.status, 200, answer.text);
     const metrics = answer.json<any>().agent_metrics;
     assert.equal(metrics["mean/reward_json"], 0.5);
@@ -194,6 +187,6 @@ describe("metrics and data", () => {
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("structured_outputs")}/verify`, join(dataDir, "verifier_cases.jsonl"));
+    await assertVerifierCasesScore(graph.server("structured_outputs"), join(dataDir, "verifier_cases.jsonl"));
   });
 });

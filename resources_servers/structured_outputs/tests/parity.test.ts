@@ -7,10 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { parityTable } from "../../../tests/helpers/reference-rows.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, parityTable, readRows, referenceRowsAsInputs, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const rollouts = sharedDataFile("structured_outputs/data/example_rollouts.jsonl");
 const reference = sharedDataFile("structured_outputs/parity/reference_verify.jsonl");

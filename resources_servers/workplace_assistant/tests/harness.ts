@@ -1,8 +1,6 @@
 // What the workplace_assistant tests share: a server over loopback HTTP, sessions, and verify requests.
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, type InProcessGraph, readRows, startServers } from "../../../src/testing/index.ts";
 import workplace from "../app.ts";
 
 export const EXAMPLE_ROWS = readRows(join(import.meta.dirname, "../data/example.jsonl"));

@@ -10,8 +10,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readJsonl, type InputLine } from "../../../src/rollouts/jsonl.ts";
 import { formatReverifyReport, reverifyRollouts } from "../../../src/rollouts/reverify.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { withoutNullParams } from "../../../tests/helpers/reference-rows.ts";
+import { sharedDataFile, withoutNullParams } from "../../../src/testing/index.ts";
 import { action, startWorkplace, type Harness } from "./harness.ts";
 
 const rolloutsFile = sharedDataFile("workplace_assistant/data/example_rollouts.jsonl");

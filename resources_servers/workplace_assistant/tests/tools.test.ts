@@ -2,7 +2,7 @@
 // that break them, and the Python tools' answers, error strings and coercions for everything else.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer } from "../../../tests/helpers/environment-checks.ts";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer } from "../../../src/testing/index.ts";
 import workplace from "../app.ts";
 import { EXAMPLE_ROWS, startWorkplace, type Harness } from "./harness.ts";
 

@@ -1,32 +1,25 @@
-// xlam_fc's verify over real HTTP: the greedy call matching with Python's ==, every extra field, the argument
+// xlam_fc's verify (through fastify inject): the greedy call matching with Python's ==, every extra field, the argument
 // decoding quirks NeMo Gym has (invalid JSON → {}, double-encoded strings decoded twice, non-object arguments),
 // and the authored data and verifier cases.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assertVerifierCasesScore, assistantMessage, functionCallItem, responseWith, type Item } from "../../../tests/helpers/verify-requests.ts";
-import { assertRowsAreRunRequests, readRows } from "../../../tests/helpers/environment-checks.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, functionCallItem, type InjectedServer, injectServer, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
 import xlam from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const rows = readRows(join(dataDir, "example.jsonl"));
 
-let graph: InProcessGraph;
-const client = http();
-before(async () => (graph = await startServers({ xlam_fc: [xlam] })));
-after(async () => {
-  await graph.close();
-  await client.close();
-});
+let env: InjectedServer;
+before(async () => (env = await injectServer(xlam, {}, { instanceName: "xlam_fc" })));
+after(() => env.close());
 
 const functionCall = (name: string, args: unknown, id = `${name}_${JSON.stringify(args)}`) => functionCallItem(name, args, `call_${id}`);
 const toolOutput = (id: string): Item => ({ type: "function_call_output", call_id: id, output: '{"detail":"Not Found"}' });
 const params = { input: [{ role: "user", content: "question" }] };
 
 const verify = (expectedAnswers: unknown, output: Item[]) =>
-  client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { responses_create_params: params, response: responseWith(output), ...(expectedAnswers === undefined ? {} : { expected_answers: expectedAnswers }) } });
+  env.post("/verify", { responses_create_params: params, response: responseWith(output), ...(expectedAnswers === undefined ? {} : { expected_answers: expectedAnswers }) });
 const score = async (expectedAnswers: unknown, output: Item[]) => {
   const answer = await verify(expectedAnswers, output);
   assert.equal(answer.status, 200, answer.text);
@@ -47,7 +40,7 @@ describe("the verify response", () => {
   });
 
   test("expected_answers and other row fields are not echoed", async () => {
-    const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { id: 7, responses_create_params: params, response: responseWith([]), expected_answers: [] } });
+    const answer = await env.post("/verify", { id: 7, responses_create_params: params, response: responseWith([]), expected_answers: [] });
     const body = answer.json<Record<string, unknown>>();
     assert.equal("expected_answers" in body, false);
     assert.equal("id" in body, false);
@@ -164,12 +157,12 @@ describe("data", () => {
     assertRowsAreRunRequests(rows);
     for (const row of rows) {
       const output = row.expected_answers.map((answer: any, i: number) => functionCall(answer.name, answer.arguments, String(i)));
-      const answer = await client.request(`${graph.url("xlam_fc")}/verify`, { method: "POST", json: { ...row, response: responseWith(output) } });
+      const answer = await env.post("/verify", { ...row, response: responseWith(output) });
       assert.equal(answer.json<any>().reward, 1, `row ${row.id}`);
     }
   });
 
   test("every verifier case scores its expected reward", async () => {
-    await assertVerifierCasesScore(client, `${graph.url("xlam_fc")}/verify`, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
+    await assertVerifierCasesScore(env, join(dataDir, "verifier_cases.jsonl"), { kinds: ["full_reward", "zero_reward", "malformed"] });
   });
 });

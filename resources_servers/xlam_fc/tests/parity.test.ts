@@ -6,9 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import { assertParity, assertReferenceSet, assertSameAsRecorded, parityDetails, replayEndToEnd, replayGraphForTests, reverifyStored } from "../../../tests/helpers/parity.ts";
+import { assertParity, assertReferenceSet, assertSameAsRecorded, parityDetails, readRows, replayEndToEnd, replayGraphForTests, reverifyStored, sharedDataFile } from "../../../src/testing/index.ts";
 
 const rollouts = sharedDataFile("xlam_fc/data/example_rollouts.jsonl");
 const dataset = sharedDataFile("xlam_fc/data/example.jsonl");

@@ -3,8 +3,7 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { responsesApiModel, resourcesServer, tool } from "../../../src/server/index.ts";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
 import simpleAgent from "../app.ts";
 
 type Item = Record<string, unknown>;

@@ -3,9 +3,7 @@
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { refusedPort } from "../../../tests/helpers/ports.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, type InProcessGraph, refusedPort, startServers } from "../../../src/testing/index.ts";
 import openaiModel from "../app.ts";
 
 interface Received {

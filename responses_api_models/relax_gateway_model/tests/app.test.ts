@@ -9,8 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpClient } from "../../../src/client/http-client.ts";
 import type { TrialSnapshot } from "../../../src/gateway/types.ts";
-import { startGym } from "../../../tests/cli/gym-process.ts";
-import { startRelaxSessions } from "../../../tests/gateway/fake-gym.ts";
+import { startGym, startRelaxSessions } from "../../../src/testing/index.ts";
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -90,8 +89,7 @@ test("gym env start hosts the gateway as policy_model: a trial runs simple_agent
     assert.equal(relax.refused, 0);
     assert.equal(relax.calls.get(session), 2);
   } finally {
-    gym.child.kill("SIGINT");
-    await gym.exited;
+    await gym.stop();
     await client.close();
     await relax.close();
     rmSync(dir, { recursive: true, force: true });

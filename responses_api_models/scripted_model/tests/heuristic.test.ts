@@ -1,8 +1,7 @@
 // scripted_model in `heuristic` mode over real HTTP: which tools it calls with which arguments, turn by turn.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
 import scriptedModel from "../app.ts";
 import { callsPerTurn, converse, fnTool, messageTextOf, schemaViolations, type Item } from "./helpers.ts";
 

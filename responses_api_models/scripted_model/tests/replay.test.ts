@@ -5,10 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { readRows } from "../../../tests/helpers/environment-checks.ts";
-import { sharedDataFile } from "../../../tests/helpers/shared-data.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, type InProcessGraph, readRows, sharedDataFile, startServers } from "../../../src/testing/index.ts";
 import scriptedModel from "../app.ts";
 import { converse, messageTextOf, type Item } from "./helpers.ts";
 

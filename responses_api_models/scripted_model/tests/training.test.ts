@@ -5,9 +5,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
 import { ResponseSchema } from "../../../src/protocol/index.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
 import scriptedModel from "../app.ts";
 import { converse, fnTool, type Item } from "./helpers.ts";
 

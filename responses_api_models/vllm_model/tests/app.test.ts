@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeVllm, type FakeVllm } from "../../../tests/helpers/fake-vllm.ts";
+import { type FakeVllm, startFakeVllm } from "../../../src/testing/index.ts";
 import { closedPort, startVllmModels, weatherTool, type Harness } from "./helpers.ts";
 
 let vllm: FakeVllm;

@@ -2,8 +2,7 @@
 import assert from "node:assert/strict";
 import type { HttpResponse } from "../../../src/client/index.ts";
 import { sessionCookieCodec } from "../../../src/server/index.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
+import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
 import vllmModel from "../app.ts";
 
 export { vllmModel };
@@ -52,4 +51,4 @@ export async function startVllmModels(instances: Record<string, Record<string, u
 }
 
 /** A port nothing listens on for the whole run. */
-export { refusedPort as closedPort } from "../../../tests/helpers/ports.ts";
+export { refusedPort as closedPort } from "../../../src/testing/index.ts";

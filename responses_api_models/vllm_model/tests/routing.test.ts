@@ -4,9 +4,7 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { loadGlobalConfig, getServerInstanceConfig } from "../../../src/config/index.ts";
-import { startInProcess } from "../../../src/testing/in-process.ts";
-import { http } from "../../../tests/helpers/servers.ts";
-import { startFakeVllm, type FakeVllm } from "../../../tests/helpers/fake-vllm.ts";
+import { type FakeVllm, http, startFakeVllm, startInProcess } from "../../../src/testing/index.ts";
 import { endpointIndex } from "../upstream.ts";
 import { startVllmModels, type Harness } from "./helpers.ts";
 

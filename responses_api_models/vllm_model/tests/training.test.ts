@@ -3,7 +3,7 @@
 // on the message), their trip back to vLLM on the next turn, and every way a vLLM answer can fall short.
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { fakePromptTokenIds, startFakeVllm, type FakeVllm } from "../../../tests/helpers/fake-vllm.ts";
+import { fakePromptTokenIds, type FakeVllm, startFakeVllm } from "../../../src/testing/index.ts";
 import { takeLogprobTokens } from "../token-ids.ts";
 import { startVllmModels, weatherTool, type Harness } from "./helpers.ts";
 

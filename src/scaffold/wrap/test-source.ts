@@ -42,9 +42,7 @@ test("a tool called before /seed_session is refused with what to do instead", as
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { http, startServers } from "${lib("tests/helpers/servers.ts")}";
-import { assertRowsAreRunRequests, assertRowToolsMatchServer, readRows } from "${lib("tests/helpers/environment-checks.ts")}";
-import type { InProcessGraph } from "${lib("src/testing/in-process.ts")}";
+import { assertRowsAreRunRequests, assertRowToolsMatchServer, http, readRows, startServers, type InProcessGraph } from "${lib("src/testing/index.ts")}";
 import environment from "../app.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));

@@ -15,5 +15,5 @@ const refuses = (port: number) =>
 
 export async function refusedPort(): Promise<number> {
   for (const port of CANDIDATES) if (await refuses(port)) return port;
-  throw new Error(`every candidate port (${CANDIDATES.join(", ")}) accepts connections on this machine; pick others in tests/helpers/ports.ts`);
+  throw new Error(`every candidate port (${CANDIDATES.join(", ")}) accepts connections on this machine; pick others in src/testing/ports.ts`);
 }

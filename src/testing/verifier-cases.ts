@@ -1,12 +1,16 @@
 // `data/verifier_cases.jsonl`: rollouts written by hand with the reward verify must give them. Each case's tool
 // calls are played on a fresh session to get the environment's real outputs; the trajectory built from them is
-// then re-scored by the reverify machinery (/seed_session, tool calls replayed, /verify, reward compared).
+// then re-scored by the reverify machinery (/seed_session, tool calls replayed, /verify, reward compared) — what
+// `gym env test` does. A tools-free environment's tests instead post each case as one /verify request
+// (`assertVerifierCasesScore`): its calls are never executed.
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { ServerClient } from "../../client/index.ts";
-import type { InputLine, Row } from "../../rollouts/jsonl.ts";
-import { reverifyRollouts } from "../../rollouts/reverify.ts";
-import { validationErrorFromZod } from "../../server/index.ts";
+import type { ServerClient } from "../client/index.ts";
+import type { ServerCalls } from "./servers.ts";
+import type { InputLine, Row } from "../rollouts/jsonl.ts";
+import { reverifyRollouts } from "../rollouts/reverify.ts";
+import { validationErrorFromZod } from "../server/index.ts";
 
 export const CASE_KINDS = ["full_reward", "zero_reward", "malformed"] as const;
 
@@ -48,6 +52,7 @@ export interface ParsedCases {
   problems: string[];
 }
 
+/** Every case of a file, valid or a problem naming `shownFile:LINE` (for `gym env test`, which reports them). */
 export function readVerifierCases(file: string, shownFile: string): ParsedCases {
   const parsed: ParsedCases = { cases: [], problems: [] };
   readFileSync(file, "utf8")
@@ -175,4 +180,36 @@ export async function runVerifierCases(options: { client: ServerClient; instance
     }
   });
   return outcome;
+}
+
+/** A case as a test reads it: with its line number, the row typed as a dataset row. */
+export type VerifierCaseLine = VerifierCase & { lineNumber: number; row: { responses_create_params: Record<string, unknown> } };
+
+/** Every case of the file with its line number; a malformed file throws, naming each bad FILE:LINE. */
+export function readVerifierCaseFile(path: string): VerifierCaseLine[] {
+  const { cases, problems } = readVerifierCases(path, path);
+  if (problems.length > 0) throw new Error(`${path} is malformed:\n${problems.join("\n")}`);
+  return cases.map(({ lineNumber, verifierCase }) => ({ ...(verifierCase as VerifierCaseLine), lineNumber }));
+}
+
+/** The /verify request a tools-free environment's test posts for a case (its calls never executed). */
+export const caseVerifyRequest = (verifierCase: VerifierCase) => toolsFreeVerifyRequest(verifierCase);
+
+export interface VerifierCasesExpectations {
+  /** The file holds at least this many cases. */
+  minCases?: number;
+  /** The file covers exactly these case kinds. */
+  kinds?: VerifierCase["case"][];
+}
+
+/** POSTs every case of a verifier_cases.jsonl to the server's /verify and asserts a 200 with the case's expected reward. */
+export async function assertVerifierCasesScore(server: ServerCalls, casesPath: string, expect: VerifierCasesExpectations = {}): Promise<void> {
+  const cases = readVerifierCaseFile(casesPath);
+  if (expect.minCases !== undefined) assert.ok(cases.length >= expect.minCases, `${casesPath}: ${cases.length} cases, expected at least ${expect.minCases}`);
+  if (expect.kinds !== undefined) assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(expect.kinds));
+  for (const verifierCase of cases) {
+    const answer = await server.post("/verify", caseVerifyRequest(verifierCase));
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.json<{ reward: number }>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
+  }
 }

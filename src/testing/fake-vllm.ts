@@ -361,5 +361,3 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
   };
 }
 
-/** Alias: `start(options)`. */
-export const start = startFakeVllm;

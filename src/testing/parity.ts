@@ -7,18 +7,21 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ServerClient } from "../../src/client/index.ts";
-import { loadGlobalConfig } from "../../src/config/index.ts";
-import { collectRollouts, type CollectSummary } from "../../src/rollouts/collect.ts";
-import { readJsonl, type InputLine } from "../../src/rollouts/jsonl.ts";
-import { formatReverifyReport, reverifyRollouts, type ReverifyReport } from "../../src/rollouts/reverify.ts";
-import { startInProcess, type InProcessGraph } from "../../src/testing/in-process.ts";
-import { readRows } from "./environment-checks.ts";
-import { parityTable, withoutNullParams } from "./reference-rows.ts";
+import type { ServerClient } from "../client/index.ts";
+import { loadGlobalConfig } from "../config/index.ts";
+import { collectRollouts, type CollectSummary } from "../rollouts/collect.ts";
+import { readJsonl, type InputLine } from "../rollouts/jsonl.ts";
+import { formatReverifyReport, reverifyRollouts, withoutNullParams, type ReverifyOutcome, type ReverifyReport } from "../rollouts/reverify.ts";
+import { startInProcess, type InProcessGraph } from "./in-process.ts";
+import { readRows } from "./rows.ts";
 
 type Row = Record<string, any>;
 /** Anything holding a client of a running graph (startReplayGraph's, or servers.ts' startServers'). */
 type Graph = { client: ServerClient };
+
+// NeMo Gym's stored rollouts were dumped by an older version whose params allowed null for
+// `parallel_tool_calls` / `tool_choice`; re-verification drops those nulls before posting.
+export { withoutNullParams };
 
 // ---- the graph ----
 
@@ -73,6 +76,17 @@ export function reverifyStored(graph: Graph, stored: StoredRollouts): Promise<Re
     callDeadlineMs: stored.callDeadlineMs ?? 10_000,
   });
 }
+
+/** One line per re-verified row for a parity failure message: stored → ours, replayed tools, what differs or why it failed. */
+export function parityLine(outcome: ReverifyOutcome): string {
+  const replayed = outcome.toolCallsReplayed > 0 ? `; tool calls replayed ${outcome.toolCallsReplayed}, outputs different ${outcome.toolOutputsDifferent}` : "";
+  const different = outcome.differentFields.length > 0 ? `; fields different [${outcome.differentFields.join(", ")}]` : "";
+  const failure = outcome.failure ? `; ${outcome.failure.failureClass}: ${outcome.failure.message}` : "";
+  return `line ${outcome.lineNumber}: stored ${String(outcome.storedReward)} → ours ${String(outcome.line?.reward ?? "-")}${replayed}${different}${failure}`;
+}
+
+/** Every row of a reverify report, as `parityLine`s. */
+export const parityTable = (outcomes: ReverifyOutcome[]) => outcomes.map(parityLine).join("\n");
 
 /** A parity failure message: one line per row (stored → ours, what differs), then the report. */
 export const parityDetails = (report: ReverifyReport) => `${parityTable(report.outcomes)}\n\n${formatReverifyReport(report)}`;
