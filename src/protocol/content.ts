@@ -6,7 +6,7 @@
  * are NeMo Gym pydantic models (unknown keys dropped, defaults filled).
  */
 import { z } from "zod";
-import { member, nullDefault, smartUnion } from "../python/pydantic.ts";
+import { member, nullDefault, smartUnion } from "../python/pydantic/index.ts";
 
 // ---- input parts (ResponseInputContentParam) ----
 

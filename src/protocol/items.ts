@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { InputContentPartSchema, OutputContentPartSchema, SummaryTextSchema } from "./content.ts";
-import { member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic.ts";
+import { member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic/index.ts";
 import { TRAINING_KEYS, withTraining } from "./training.ts";
 
 const ItemStatusSchema = z.enum(["in_progress", "completed", "incomplete"]);

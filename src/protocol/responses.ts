@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { InputFileSchema, InputImageSchema, InputTextSchema } from "./content.ts";
 import { ResponseInputItemSchema, ResponseOutputItemSchema } from "./items.ts";
-import { nullDefault, stringOrList } from "../python/pydantic.ts";
+import { nullDefault, stringOrList } from "../python/pydantic/index.ts";
 import { ResponseToolChoiceSchema, ResponseToolSchema, ToolChoiceSchema, ToolSchema } from "./tools.ts";
 
 export * from "./content.ts";

@@ -5,6 +5,7 @@ import { ServerClient } from "../client/server-client.ts";
 import { createBaseApp } from "./base-app.ts";
 import type { ServerContext, ServerDefinition } from "./definition.ts";
 import { createLogger } from "./logger.ts";
+import { laxValidate } from "../python/pydantic/index.ts";
 
 export interface BuildServerOptions {
   instanceName: string;
@@ -27,9 +28,10 @@ export class ServerConfigError extends Error {
 
 export async function buildServer<Config>(definition: ServerDefinition<Config>, options: BuildServerOptions): Promise<BuiltServer<Config>> {
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
-  const parsed = definition.configSchema.safeParse(fields);
+  // NeMo Gym builds a server's config model with pydantic (lax mode): `port: "8000"` is an int there too.
+  const parsed = laxValidate(definition.configSchema, fields);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${[options.instanceName, ...i.path.map(String)].join(".")}: ${i.message}`);
+    const problems = parsed.errors.map((e) => `${[options.instanceName, ...e.loc.map(String)].join(".")}: ${e.msg}`);
     throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems.join("\n  ")}`);
   }
   const ownsClient = options.client === undefined;
