@@ -121,6 +121,12 @@ function detailFromIssue(issue: z.core.$ZodIssue, body: unknown, locPrefix: (str
     case "too_small":
     case "too_big":
       return [boundDetail(issue, loc, input)];
+    case "custom": {
+      // A check standing for a pydantic validator that raised ValueError: FastAPI prints its ctx as {"error": {}}.
+      const pydantic = (issue.params as { pydantic?: { type: string; ctx?: Record<string, unknown> } } | undefined)?.pydantic;
+      if (pydantic) return [pydantic.ctx ? { type: pydantic.type, loc, msg: issue.message, input, ctx: pydantic.ctx } : { type: pydantic.type, loc, msg: issue.message, input }];
+      return [{ type: "value_error", loc, msg: issue.message, input }];
+    }
     default:
       return [{ type: "value_error", loc, msg: issue.message, input }];
   }

@@ -153,7 +153,9 @@ function compile(schema: z.ZodType): Validator {
     case "union":
       return def.discriminator ? discriminatedValidator(def.options as z.ZodType[], def.discriminator as string) : unionValidator(def.options as z.ZodType[]);
     case "pipe":
-      return pipeValidator(def.in as z.ZodType, schema);
+      return pipeValidator(def.in as z.ZodType, def.out as z.ZodType, schema);
+    case "intersection":
+      return intersectionValidator(def.left as z.ZodType, def.right as z.ZodType);
     case "any":
     case "unknown":
       return hasChecks(schema) ? zodChecked(schema) : (input) => input;
@@ -176,7 +178,7 @@ const stringValidator: Validator = (input, loc, errors) => {
 };
 
 /** pydantic-core's integer strings: ASCII digits, single `_` between digits, optional sign, `.0…` allowed. */
-const INT_TEXT = /^[+-]?[0-9](?:_?[0-9])*(?:\.0*)?$/;
+const INT_TEXT = /^[+-]?[0-9](?:_?[0-9])*(?:\.0+)?$/;
 /** pydantic-core's float strings (Python float syntax with ASCII digits). */
 const DIGITS = "[0-9](?:_?[0-9])*";
 const FLOAT_TEXT = new RegExp(`^[+-]?(?:inf|infinity|nan|(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?)$`, "i");
@@ -191,7 +193,7 @@ const intValidator: Validator = (input, loc, errors, strict) => {
   if (!strict && typeof input === "boolean") return input ? 1 : 0;
   if (!strict && typeof input === "string") {
     const text = input.trim();
-    if (INT_TEXT.test(text)) return Number(text.replace(/_/g, "").replace(/\.0*$/, ""));
+    if (INT_TEXT.test(text)) return Number(text.replace(/_/g, "").replace(/\.0+$/, ""));
     errors.push(error("int_parsing", loc, `${INT_TYPE}, unable to parse string as an integer`, input));
     return input;
   }
@@ -352,8 +354,16 @@ function objectValidator(schema: z.ZodType, def: Def): Validator {
   };
 }
 
-function pipeValidator(first: z.ZodType, schema: z.ZodType): Validator {
+function pipeValidator(first: z.ZodType, second: z.ZodType, schema: z.ZodType): Validator {
   const inner = validatorOf(first);
+  if (defOf(second).type !== "transform") {
+    // `a.pipe(b)` (a before-validator, then the model): b validates what a let through.
+    return (input, loc, errors, strict) => {
+      const before = errors.length;
+      const value = inner(input, loc, errors, strict);
+      return errors.length === before ? validatorOf(second)(value, loc, errors, strict) : value;
+    };
+  }
   const whole = zodChecked(schema);
   return (input, loc, errors, strict) => {
     const before = errors.length;
@@ -361,6 +371,18 @@ function pipeValidator(first: z.ZodType, schema: z.ZodType): Validator {
     // The transform's own failures (a smart union's, a refinement's) count too, at this level.
     if (errors.length === before) whole(value, loc, errors, strict);
     return value;
+  };
+}
+
+/**
+ * `A.and(B)`, how a server adds its own fields to a base model (pydantic: a subclass). The right side
+ * validates what the left coerced, so each side's coercions survive into the merged input.
+ */
+function intersectionValidator(left: z.ZodType, right: z.ZodType): Validator {
+  return (input, loc, errors, strict) => {
+    const value = validatorOf(left)(input, loc, errors, strict);
+    // Not a dict: one error for the model, not one per side.
+    return isPlainObject(input) ? validatorOf(right)(value, loc, errors, strict) : value;
   };
 }
 
