@@ -4,7 +4,7 @@
 // instead of as trials that hang until their deadline.
 import { GatewayConfigError } from "./errors.ts";
 import type { EnvironmentRegistration } from "./types.ts";
-import { isPlainObject } from "../python/pydantic.ts";
+import { isPlainObject } from "../python/pydantic/index.ts";
 
 export interface GymGraphOptions {
   /**

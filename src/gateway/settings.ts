@@ -8,7 +8,7 @@ import { inspect } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { allowlistFromEnv, type CallbackAllowlist } from "./allowlist.ts";
 import { INTERRUPT_POLICIES, type EnvironmentRegistration, type InterruptPolicy } from "./types.ts";
-import { isPlainObject } from "../python/pydantic.ts";
+import { isPlainObject } from "../python/pydantic/index.ts";
 
 import { GatewayConfigError } from "./errors.ts";
 

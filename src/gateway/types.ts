@@ -1,5 +1,5 @@
 // The relax-nemo-gym/v1 vocabulary shared by the gateway service, its callback bridge and the thin client.
-import { isPlainObject } from "../python/pydantic.ts";
+import { isPlainObject } from "../python/pydantic/index.ts";
 
 export const PROTOCOL_VERSION = "relax-nemo-gym/v1";
 

@@ -9,7 +9,7 @@
  * null.
  */
 import { z } from "zod";
-import { member, memberOf, nullDefault, smartUnion, stringOrList } from "../python/pydantic.ts";
+import { member, memberOf, nullDefault, smartUnion, stringOrList } from "../python/pydantic/index.ts";
 import { RoutedExpertsSchema, TRAINING_KEYS, trainingShape, withTraining } from "./training.ts";
 
 const ServiceTierSchema = z.enum(["auto", "default", "flex", "scale", "priority"]);

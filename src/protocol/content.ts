@@ -6,7 +6,7 @@
  * are NeMo Gym pydantic models (unknown keys dropped, defaults filled).
  */
 import { z } from "zod";
-import { member, nullDefault, smartUnion } from "../python/pydantic.ts";
+import { member, nullDefault, smartUnion } from "../python/pydantic/index.ts";
 
 // ---- input parts (ResponseInputContentParam) ----
 
@@ -86,8 +86,8 @@ export const LogprobSchema = z.object({
 // ---- output parts (NeMoGymResponseOutputText / NeMoGymResponseOutputRefusal) ----
 
 export const OutputTextSchema = z.object({
-  // Required by the pinned pydantic model; defaulted here so callers can omit it.
-  annotations: z.array(AnnotationSchema).default(() => []),
+  // Required, as in the pinned pydantic model (`annotations: List[Annotation]`, no default).
+  annotations: z.array(AnnotationSchema),
   text: z.string(),
   type: z.literal("output_text").default("output_text"),
   logprobs: nullDefault(z.array(LogprobSchema)),

@@ -68,6 +68,27 @@ function pyRepr(value: unknown): string {
   return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
 }
 
+/** pydantic's errors for numeric bounds (gt, ge, lt, le) and lengths (min_length, max_length). */
+function boundDetail(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, loc: (string | number)[], input: unknown): ValidationDetail {
+  const small = issue.code === "too_small";
+  const bound = Number(small ? issue.minimum : issue.maximum);
+  if (issue.origin === "string") {
+    const type = small ? "string_too_short" : "string_too_long";
+    const msg = `String should have ${small ? "at least" : "at most"} ${bound} character${bound === 1 ? "" : "s"}`;
+    return { type, loc, msg, input, ctx: { [small ? "min_length" : "max_length"]: bound } };
+  }
+  if (issue.origin === "array" || issue.origin === "set") {
+    const actual = Array.isArray(input) ? input.length : 0;
+    const msg = `List should have ${small ? "at least" : "at most"} ${bound} item${bound === 1 ? "" : "s"} after validation, not ${actual}`;
+    return { type: small ? "too_short" : "too_long", loc, msg, input, ctx: { field_type: "List", [small ? "min_length" : "max_length"]: bound, actual_length: actual } };
+  }
+  const inclusive = issue.inclusive !== false;
+  const [type, words, key] = small
+    ? inclusive ? ["greater_than_equal", "greater than or equal to", "ge"] : ["greater_than", "greater than", "gt"]
+    : inclusive ? ["less_than_equal", "less than or equal to", "le"] : ["less_than", "less than", "lt"];
+  return { type, loc, msg: `Input should be ${words} ${bound}`, input, ctx: { [key]: bound } };
+}
+
 function detailFromIssue(issue: z.core.$ZodIssue, body: unknown, locPrefix: (string | number)[]): ValidationDetail[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
   const loc = [...locPrefix, ...path];
@@ -98,12 +119,22 @@ function detailFromIssue(issue: z.core.$ZodIssue, body: unknown, locPrefix: (str
       return [{ type: "union_tag_invalid", loc, msg: issue.message, input }];
     }
     case "too_small":
-      return [{ type: issue.origin === "array" || issue.origin === "string" ? "too_short" : "greater_than_equal", loc, msg: issue.message, input }];
     case "too_big":
-      return [{ type: issue.origin === "array" || issue.origin === "string" ? "too_long" : "less_than_equal", loc, msg: issue.message, input }];
+      return [boundDetail(issue, loc, input)];
+    case "custom": {
+      // A check standing for a pydantic validator that raised ValueError: FastAPI prints its ctx as {"error": {}}.
+      const pydantic = (issue.params as { pydantic?: { type: string; ctx?: Record<string, unknown> } } | undefined)?.pydantic;
+      if (pydantic) return [pydantic.ctx ? { type: pydantic.type, loc, msg: issue.message, input, ctx: pydantic.ctx } : { type: pydantic.type, loc, msg: issue.message, input }];
+      return [{ type: "value_error", loc, msg: issue.message, input }];
+    }
     default:
       return [{ type: "value_error", loc, msg: issue.message, input }];
   }
+}
+
+/** zod issues as pydantic's error list, `loc` starting with `locPrefix`; `body` supplies inputs an issue lacks. */
+export function detailsFromZodIssues(issues: readonly z.core.$ZodIssue[], body: unknown, locPrefix: (string | number)[] = []): ValidationDetail[] {
+  return issues.flatMap((issue) => detailFromIssue(issue, body, locPrefix));
 }
 
 export function validationErrorFromZod(error: z.ZodError, body: unknown, locPrefix: (string | number)[] = ["body"]): RequestValidationError {

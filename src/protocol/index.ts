@@ -2,4 +2,4 @@
 export * from "./responses.ts";
 export * from "./chat.ts";
 export * from "./gym.ts";
-export { nullDefault, smartUnion } from "../python/pydantic.ts";
+export { nullDefault, smartUnion } from "../python/pydantic/index.ts";

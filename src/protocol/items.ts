@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { InputContentPartSchema, OutputContentPartSchema, SummaryTextSchema } from "./content.ts";
-import { member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic.ts";
+import { member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic/index.ts";
 import { TRAINING_KEYS, withTraining } from "./training.ts";
 
 const ItemStatusSchema = z.enum(["in_progress", "completed", "incomplete"]);
@@ -43,10 +43,28 @@ export const FunctionCallBaseSchema = z.object({
   status: nullDefault(ItemStatusSchema),
 });
 
+// openai-python's ResponseFunctionCallOutputItemParam (TypedDicts: keys not sent stay absent).
+const FunctionCallOutputPartSchema = z.union([
+  z.object({ text: z.string(), type: z.literal("input_text") }),
+  z.object({
+    type: z.literal("input_image"),
+    detail: z.enum(["low", "high", "auto"]).nullable().optional(),
+    file_id: z.string().nullable().optional(),
+    image_url: z.string().nullable().optional(),
+  }),
+  z.object({
+    type: z.literal("input_file"),
+    file_data: z.string().nullable().optional(),
+    file_id: z.string().nullable().optional(),
+    file_url: z.string().nullable().optional(),
+    filename: z.string().nullable().optional(),
+  }),
+]);
+
 export const FunctionCallOutputSchema = z.object({
   call_id: z.string(),
-  // A plain string at the pinned commit (structured outputs only arrive later).
-  output: z.string(),
+  // `Union[str, ResponseFunctionCallOutputItemListParam]` at the pinned commit: text, or input parts.
+  output: stringOrList(FunctionCallOutputPartSchema),
   type: z.literal("function_call_output").default("function_call_output"),
   id: nullDefault(z.string()),
   status: nullDefault(ItemStatusSchema),

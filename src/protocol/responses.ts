@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { InputFileSchema, InputImageSchema, InputTextSchema } from "./content.ts";
 import { ResponseInputItemSchema, ResponseOutputItemSchema } from "./items.ts";
-import { nullDefault, stringOrList } from "../python/pydantic.ts";
+import { isPlainObject, nullDefault, stringOrList } from "../python/pydantic/index.ts";
 import { ResponseToolChoiceSchema, ResponseToolSchema, ToolChoiceSchema, ToolSchema } from "./tools.ts";
 
 export * from "./content.ts";
@@ -169,6 +169,24 @@ export const ResponseStatusSchema = z.enum(["completed", "failed", "in_progress"
  * `Response` (the version pinned by NeMo Gym), which is also the order of the
  * newer reference rollouts; unknown top-level keys follow, as sent.
  */
+/**
+ * NeMo Gym's output item: a BeforeValidator refuses an item without `type` (the union would
+ * otherwise make it an EasyInputMessage), then the item union.
+ */
+const TaggedOutputItemSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (isPlainObject(value) && !("type" in value)) {
+      ctx.addIssue({
+        code: "custom",
+        input: value,
+        message: "Value error, Responses API output items must include a type discriminator",
+        params: { pydantic: { type: "value_error", ctx: { error: {} } } },
+      });
+    }
+  })
+  .pipe(ResponseOutputItemSchema);
+
 export const ResponseSchema = z.looseObject({
   id: z.string(),
   created_at: z.number(),
@@ -178,7 +196,7 @@ export const ResponseSchema = z.looseObject({
   metadata: nullDefault(MetadataSchema),
   model: z.string(),
   object: z.literal("response"),
-  output: z.array(ResponseOutputItemSchema),
+  output: z.array(TaggedOutputItemSchema),
   parallel_tool_calls: z.boolean(),
   temperature: nullDefault(z.number()),
   tool_choice: ResponseToolChoiceSchema,

@@ -8,7 +8,7 @@
  * through unchanged.
  */
 import { z } from "zod";
-import { nullDefault } from "../python/pydantic.ts";
+import { nullDefault } from "../python/pydantic/index.ts";
 
 const HOSTED_TOOL_TYPES = [
   "file_search",

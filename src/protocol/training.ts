@@ -8,7 +8,7 @@
  * Chat Completions assistant message.
  */
 import { z } from "zod";
-import { forwardIssues, isPlainObject } from "../python/pydantic.ts";
+import { forwardIssues, isPlainObject } from "../python/pydantic/index.ts";
 
 /**
  * Per-token routed MoE experts, shape [tokens][layers][topk], or an opaque

@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
-import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr, validationErrorFromZod } from "../protocol/errors.ts";
+import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr } from "../protocol/errors.ts";
+import { laxValidate } from "../python/pydantic/index.ts";
 import { ARRAY_ENCODING_HEADER, FLOAT_FIELDS, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 
 declare module "fastify" {
@@ -146,7 +147,8 @@ function sendJsonString(reply: FastifyReply, status: number, message: string) {
 export function parseBody<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
   // No body at all (a tool without arguments, posted bare) reads as an empty object.
   const body = request.body === undefined || request.body === null ? {} : request.body;
-  const result = schema.safeParse(body, { reportInput: true });
-  if (!result.success) throw validationErrorFromZod(result.error, body);
+  // FastAPI validates bodies with pydantic in lax mode: "14" is an int there, so it is here.
+  const result = laxValidate(schema, body);
+  if (!result.success) throw new RequestValidationError(result.errors.map((error) => ({ ...error, loc: ["body", ...error.loc] })));
   return result.data;
 }

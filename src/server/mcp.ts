@@ -11,7 +11,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROJECT_ROOT } from "../config/index.ts";
 import { stringifyWire } from "../protocol/wire-json.ts";
-import { HttpError, pythonStyleRepr, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
+import { HttpError, pythonStyleRepr, RequestValidationError } from "../protocol/errors.ts";
+import { laxValidate } from "../python/pydantic/index.ts";
 import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
 
@@ -46,8 +47,8 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     if (!t) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     const body = args ?? {};
     // Same schema, same FastAPI-shaped 422 detail as POST /<tool>, as the tool's error text.
-    const parsed = t.input.safeParse(body, { reportInput: true });
-    if (!parsed.success) return errorResult(stringifyWire({ detail: validationErrorFromZod(parsed.error, body).detail }));
+    const parsed = laxValidate(t.input, body);
+    if (!parsed.success) return errorResult(stringifyWire({ detail: parsed.errors.map((e) => ({ ...e, loc: ["body", ...e.loc] })) }));
     let output: unknown;
     try {
       output = await options.runTool(name, parsed.data, sessionId);

@@ -6,6 +6,7 @@ import { ServerClient } from "../client/server-client.ts";
 import { createBaseApp } from "./base-app.ts";
 import type { ServerContext, ServerDefinition } from "./definition.ts";
 import { createLogger } from "./logger.ts";
+import { laxValidate } from "../python/pydantic/index.ts";
 
 export interface BuildServerOptions {
   instanceName: string;
@@ -28,9 +29,11 @@ export class ServerConfigError extends Error {
 
 export async function buildServer<Config>(definition: ServerDefinition<Config>, options: BuildServerOptions): Promise<BuiltServer<Config>> {
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
-  const parsed = definition.configSchema.safeParse(fields);
+  // NeMo Gym builds a server's config model with pydantic (lax mode): `port: "8000"` is an int there too.
+  const parsed = laxValidate(definition.configSchema, fields);
   if (!parsed.success) {
-    const problems = formatZodIssues(parsed.error.issues, { pathPrefix: [options.instanceName], separator: "\n  " });
+    // pydantic's errors (loc, msg) through the one formatter of schema problems.
+    const problems = formatZodIssues(parsed.errors.map((e) => ({ path: e.loc, message: e.msg })), { pathPrefix: [options.instanceName], separator: "\n  " });
     throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems}`);
   }
   const ownsClient = options.client === undefined;

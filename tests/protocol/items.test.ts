@@ -53,7 +53,7 @@ test("a user message carrying status is a Message (status kept); without status 
 
 test("an assistant message with id and output_text parts is an OutputMessage, filled to its full dump", () => {
   assert.equal(
-    dump({ type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text: "hi" }] }),
+    dump({ type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text: "hi", annotations: [] }] }),
     '{"id":"msg_1","content":[{"annotations":[],"text":"hi","type":"output_text","logprobs":null}],' +
       '"role":"assistant","status":"completed","type":"message"}',
   );
@@ -91,8 +91,9 @@ test("function_call and function_call_output are filled with null id/status", ()
   assert.equal(parse({ call_id: "c1", name: "f", arguments: "{}" }).type, "function_call");
 });
 
-test("function_call_output output must be a string at the pinned commit", () => {
-  rejects({ type: "function_call_output", call_id: "c", output: [{ type: "input_text", text: "o" }] });
+test("function_call_output output is a string or a list of input parts at the pinned commit, nothing else", () => {
+  // NeMo Gym's model: `output: Union[str, ResponseFunctionCallOutputItemListParam]`.
+  assert.deepEqual(JSON.parse(dump({ type: "function_call_output", call_id: "c", output: [{ type: "input_text", text: "o" }] })).output, [{ type: "input_text", text: "o" }]);
   rejects({ type: "function_call_output", call_id: "c", output: { ok: true } });
 });
 

@@ -129,9 +129,9 @@ test("responseOutputText concatenates output_text parts of message items only", 
     ...minimal,
     output: [
       { type: "reasoning", id: "r1", summary: [{ type: "summary_text", text: "thinking" }] },
-      { type: "message", id: "m1", role: "assistant", content: [{ type: "output_text", text: "Hello, " }, { type: "refusal", refusal: "no" }] },
+      { type: "message", id: "m1", role: "assistant", content: [{ type: "output_text", text: "Hello, ", annotations: [] }, { type: "refusal", refusal: "no" }] },
       { type: "function_call", call_id: "c", name: "f", arguments: "{}" },
-      { type: "message", id: "m2", role: "assistant", content: [{ type: "output_text", text: "world" }] },
+      { type: "message", id: "m2", role: "assistant", content: [{ type: "output_text", text: "world", annotations: [] }] },
     ],
   });
   assert.equal(responseOutputText(response), "Hello, world");

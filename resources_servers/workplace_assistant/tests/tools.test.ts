@@ -23,11 +23,11 @@ describe("schemas", () => {
 });
 
 describe("malformed arguments are a 422 naming the field", () => {
-  // The error type is the library's zod → pydantic mapping (an int field reads as float_type there).
+  // The error types are pydantic lax mode's (src/python/pydantic/lax.ts): "2" would be read as the int 2, so the bad string is "two".
   const cases: [string, string, unknown, string, string | undefined][] = [
     ["a required field left out", "email_send_email", { recipient: "a@b.com", subject: "s" }, "body", "missing"],
     ["a number for a string", "calendar_delete_event", { event_id: 102 }, "event_id", "string_type"],
-    ["a string for an integer", "email_search_emails", { query: "x", page: "2" }, "page", undefined],
+    ["a string for an integer", "email_search_emails", { query: "x", page: "two" }, "page", "int_parsing"],
     ["a fraction for an integer", "customer_relationship_manager_search_customers", { status: "Lead", page_size: 2.5 }, "page_size", undefined],
     ["null for a declared field", "project_management_create_task", { task_name: null, assigned_to_email: "a", list_name: "Backlog", due_date: "d", board: "Design" }, "task_name", "string_type"],
   ];

@@ -120,7 +120,7 @@ test("tool errors (unknown tool, invalid arguments) are fed back verbatim, not r
   modelTurns.push({ output: [call("nope", {}), call("add", { amount: "x" })] }, { output: [message("ok")] });
   const output = (await responses({ input: "x" })).json<{ output: Item[] }>().output;
   assert.equal(output[2]!.output, '{"detail":"Not Found"}');
-  assert.match(String(output[3]!.output), /^\{"detail":\[\{"type":"float_type","loc":\["body","amount"\]/);
+  assert.match(String(output[3]!.output), /^\{"detail":\[\{"type":"float_parsing","loc":\["body","amount"\],"msg":"Input should be a valid number, unable to parse string as a number"/);
 });
 
 test("a reasoning-only turn continues the loop and the reasoning item is sent back without status", async () => {

@@ -7,7 +7,7 @@
  * Python repr), this answers a 422 whose `loc` names the offending field.
  */
 import { z } from "zod";
-import { stringOrList } from "../../python/pydantic.ts";
+import { stringOrList } from "../../python/pydantic/index.ts";
 import { RequestValidationError, validationErrorFromZod } from "../../protocol/errors.ts";
 
 /** Image media types Anthropic accepts; NeMo Gym rejects any other. */

@@ -3,7 +3,7 @@
 // errors turned into tool answers. Small on purpose: the domain logic stays in the module.
 import { z } from "zod";
 import { HttpError } from "../../server/index.ts";
-import { isPlainObject } from "../../python/pydantic.ts";
+import { isPlainObject } from "../../python/pydantic/index.ts";
 
 
 function expectsList(schema: z.ZodType): boolean {

@@ -91,6 +91,26 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return where + issue.message;
 }
 
+/** What the lax validator (lax.ts) needs to run a smart union's members itself. */
+export interface SmartUnionShape {
+  readonly members: readonly UnionMember[];
+  /** False for a member the input cannot match (wrong discriminator, a required field absent). */
+  readonly plausible: (member: UnionMember, input: Record<string, unknown>) => boolean;
+  readonly fieldsSet: (input: unknown, member: UnionMember) => number;
+}
+
+const smartUnions = new WeakMap<z.ZodType, SmartUnionShape>();
+const stringOrLists = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The members of a schema built by `smartUnion`, or undefined for any other schema. */
+export const smartUnionShape = (schema: z.ZodType): SmartUnionShape | undefined => smartUnions.get(schema);
+/** The list item schema of a schema built by `stringOrList`, or undefined for any other schema. */
+export const stringOrListItem = (schema: z.ZodType): z.ZodType | undefined => stringOrLists.get(schema);
+
+function tagFitsMember(member: UnionMember, tag: unknown): boolean {
+  return typeof tag !== "string" || member.tags.length === 0 || member.tags.includes(tag);
+}
+
 /**
  * A union that picks its member the way pydantic v2's default "smart" mode
  * does for model members: every member is tried, and among those that
@@ -112,7 +132,7 @@ export function smartUnion<const M extends readonly UnionMember[]>(
     const tag = input[tagKey];
     // Members whose discriminator differs, or whose required fields are absent, cannot
     // succeed: skipping them changes no result and avoids building their errors.
-    const tagFits = (m: UnionMember) => typeof tag !== "string" || m.tags.length === 0 || m.tags.includes(tag);
+    const tagFits = (m: UnionMember) => tagFitsMember(m, tag);
     const plausible = (m: UnionMember) => tagFits(m) && m.required.every((key) => input[key] !== undefined);
 
     let best: { value: unknown; count: number } | undefined;
@@ -161,6 +181,11 @@ export function smartUnion<const M extends readonly UnionMember[]>(
     });
     return z.NEVER;
   });
+  smartUnions.set(schema, {
+    members,
+    plausible: (m, input) => tagFitsMember(m, input[tagKey]) && m.required.every((key) => input[key] !== undefined),
+    fieldsSet: (input, m) => countFieldsSet(input, m.fields),
+  });
   // The transform hides the members' input type; restore it for callers building requests.
   return schema as unknown as z.ZodType<MemberOutput<M>, MemberInput<M>>;
 }
@@ -189,5 +214,6 @@ export function stringOrList<T extends z.ZodType>(item: T): z.ZodType<string | z
     forwardIssues(ctx.issues, result.error.issues);
     return z.NEVER;
   });
+  stringOrLists.set(schema, item);
   return schema as unknown as z.ZodType<string | z.output<T>[], string | z.input<T>[]>;
 }
