@@ -3,8 +3,10 @@
 // what a route answers. `startServers` binds a graph of definitions on loopback ports — for tests about HTTP itself
 // (cookies over the wire, one server calling another, a client library against a real socket). Both answer with the
 // HttpResponse shape of src/client, so a test reads an injected answer as it reads an HTTP one.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import type { ConfigDict } from "../config/index.ts";
+import { PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
 import { cookieHeader, cookiesFromSetCookie, HttpClient, ServerClient, type HttpResponse } from "../client/index.ts";
 import { parseWire } from "../protocol/wire-json.ts";
 import type { ServerContext, ServerDefinition } from "../server/definition.ts";
@@ -24,6 +26,16 @@ export function testConfig(servers: TestServers, topLevel: ConfigDict = {}): { c
     definitions[name] = definition;
   }
   return { config, definitions };
+}
+
+/**
+ * Another server folder's definition, loaded by its path as a config's entrypoint is (`"responses_api_models/scripted_model"`
+ * → its `app.ts`): a server folder's tests may compose a graph with other servers without importing their folders.
+ */
+export async function serverDefinition(folder: string, entrypoint = "app.ts"): Promise<ServerDefinition> {
+  const loaded = (await import(pathToFileURL(join(PROJECT_ROOT, folder, entrypoint)).href)).default as ServerDefinition | undefined;
+  if (!loaded?.serverType) throw new Error(`${folder}/${entrypoint} does not default-export a server definition`);
+  return loaded;
 }
 
 /** Starts each instance on its own loopback port (real HTTP); `close()` stops them all. */

@@ -1,8 +1,7 @@
 // Lax mode over real HTTP: a resources server's int tool argument sent as a string counts, as under FastAPI.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { http, startServers } from "../helpers/servers.ts";
-import type { InProcessGraph } from "../../src/testing/in-process.ts";
+import { http, startServers, type InProcessGraph } from "../../src/testing/index.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";
 
 let graph: InProcessGraph;

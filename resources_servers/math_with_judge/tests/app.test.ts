@@ -6,10 +6,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assertRowsAreRunRequests, assistantMessage, http, type InProcessGraph, readRows, responseWith, startServers } from "../../../src/testing/index.ts";
-import scriptedModel from "../../../responses_api_models/scripted_model/app.ts";
+import { assertRowsAreRunRequests, assistantMessage, http, type InProcessGraph, readRows, responseWith, serverDefinition, startServers } from "../../../src/testing/index.ts";
 import mathWithJudge from "../app.ts";
 import { JUDGE_SYSTEM_MESSAGE } from "../judge.ts";
+
+// Another server folder, loaded by its path as a config names it (a server folder imports only src/).
+const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
 
 const params = { input: [{ role: "user", content: "question" }] };
 

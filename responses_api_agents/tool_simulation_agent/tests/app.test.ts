@@ -4,9 +4,11 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { responsesApiModel, resourcesServer, tool } from "../../../src/server/index.ts";
-import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
-import pivot from "../../../resources_servers/single_step_tool_use_with_argument_comparison/app.ts";
+import { http, type InProcessGraph, serverDefinition, startServers } from "../../../src/testing/index.ts";
 import toolSimulationAgent from "../app.ts";
+
+// Another server folder, loaded by its path as a config names it (a server folder imports only src/).
+const pivot = await serverDefinition("resources_servers/single_step_tool_use_with_argument_comparison");
 
 type Item = Record<string, unknown>;
 const modelRequests: { body: Record<string, any>; rolloutId: string | undefined }[] = [];
