@@ -40,12 +40,18 @@ export interface JudgeSettings {
   params: Record<string, unknown>;
 }
 
-/** The verdict in the judge's last output item's last content part; anything unexpected counts as "different". */
+// NeMo Gym indexes `output[-1]` and `content[-1]`: a judge answer with nothing there fails verify (a 500), it is
+// neither a failed judge call nor a "different" verdict.
+const listIndexError = () => Object.assign(new Error("list index out of range"), { name: "IndexError" });
+
+/** The verdict in the judge's last output item's last content part; any other item or part counts as "different". */
 export function judgeSaysEqual(response: NeMoGymResponse): boolean {
   const last = response.output.at(-1);
-  if (!last || last.type !== "message" || !Array.isArray(last.content)) return false;
+  if (last === undefined) throw listIndexError();
+  if (last.type !== "message" || !Array.isArray(last.content)) return false;
   const part = last.content.at(-1);
-  if (!part || part.type !== "output_text") return false;
+  if (part === undefined) throw listIndexError();
+  if (part.type !== "output_text") return false;
   const equalAt = part.text.indexOf(EQUAL_LABEL);
   const notEqualAt = part.text.indexOf(NOT_EQUAL_LABEL);
   return equalAt >= 0 && (notEqualAt < 0 || equalAt < notEqualAt);

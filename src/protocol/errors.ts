@@ -141,8 +141,20 @@ export function validationErrorFromZod(error: z.ZodError, body: unknown, locPref
   return new RequestValidationError(error.issues.flatMap((issue) => detailFromIssue(issue, body, locPrefix)));
 }
 
+/** An exception whose Python repr() is not `Name('message')`: pydantic's ValidationError's repr is its whole report. */
+export class PythonReprError extends Error {
+  constructor(
+    name: string,
+    readonly pythonRepr: string,
+  ) {
+    super(pythonRepr);
+    this.name = name;
+  }
+}
+
 /** Python repr() of an exception, e.g. `KeyError('foo')`: what NeMo Gym puts in its 500 bodies. */
 export function pythonStyleRepr(error: unknown): string {
+  if (error instanceof PythonReprError) return error.pythonRepr;
   if (!(error instanceof Error)) return "An unknown error occurred";
   const message = error.message;
   const quoted = message.includes("'") && !message.includes('"') ? `"${message}"` : `'${message.replace(/'/g, "\\'")}'`;

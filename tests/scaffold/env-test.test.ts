@@ -2,7 +2,7 @@
 // the check that matters with a message naming the file:line, the tool or the field.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -25,6 +25,11 @@ function brokenCopy(name: string, edit: (envDir: string) => void): string {
   const envDir = join(root, "resources_servers", name);
   cpSync(join(PROJECT_ROOT, "resources_servers", name), envDir, { recursive: true });
   editFile(join(envDir, "app.ts"), (text) => text.replaceAll('"../../src/', `"${PROJECT_ROOT}/src/`));
+  // The environment's other modules (beside app.ts) import the project's src/ the same way.
+  for (const file of readdirSync(envDir).filter((entry) => entry.endsWith(".ts") && entry !== "app.ts")) {
+    const path = join(envDir, file);
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll('"../../src/', `"${PROJECT_ROOT}/src/`));
+  }
   edit(envDir);
   return root;
 }

@@ -52,6 +52,14 @@ describe("scores", () => {
     assert.deepEqual([...scores(empty), empty.error_type, empty.error_message], [0, 0, 0, "parse_error", "Parsed result is empty"]);
   });
 
+  test("a control character fails PyYAML's reader: the ReaderError reaches error_message with its code-point position", async () => {
+    // codecs.decode(text, "unicode_escape") first turns U+0080 into its UTF-8 bytes read as Latin-1 ("\xc2\x80"),
+    // so PyYAML meets the U+0080 one position later than it stands in the answer.
+    const body = await verify("YAML", ["a"], "```yaml\na: 1\nb: caf\x80\n```");
+    const message = 'ReaderError: unacceptable character #x0080: special characters are not allowed\n  in "<unicode string>", position 12';
+    assert.deepEqual([...scores(body), body.error_type, body.error_message], [0, 0, 0, "parse_error", message]);
+  });
+
   test("renders without paths score 0.2", async () => {
     assert.deepEqual(scores(await verify("YAML", [], "a: 1")), [0.2, 1, 0]);
   });

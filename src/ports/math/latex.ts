@@ -58,9 +58,10 @@ function tokenize(latex: string): Token[] {
       if (!match) throw new LatexParseError("trailing backslash");
       i += match[0].length;
       if (SPACING.has(match[0])) continue;
-      // After normalisation "\\left(" leaves "\(": latex2sympy reads it as a parenthesis.
-      if (ESCAPED_BRACKETS[match[0]]) {
-        tokens.push({ type: "punct", text: ESCAPED_BRACKETS[match[0]] });
+      // latex2sympy's lexer has no "\[" or "\]" (display-math delimiters left inside an answer).
+      if (match[0] === "\\[" || match[0] === "\\]") throw new LatexParseError(`unsupported ${match[0]}`);
+      if (match[0] === VISUAL_OPEN || match[0] === VISUAL_CLOSE) {
+        tokens.push({ type: "punct", text: match[0] });
         continue;
       }
       tokens.push({ type: "command", text: match[0] });
@@ -74,7 +75,13 @@ function tokenize(latex: string): Token[] {
 }
 
 const ASCII_RELATIONS: Record<string, string> = { ">=": "\\ge", "<=": "\\le", "!=": "\\ne" };
-const ESCAPED_BRACKETS: Record<string, string> = { "\\(": "(", "\\)": ")", "\\[": "[", "\\]": "]" };
+// latex2sympy's visual parentheses "\(" "\)" (what normalising "\\left(" leaves) open only set atoms: an
+// ordered tuple `\( a; b \)` (one element is that element), or an interval whose other end may be `(`, `[`,
+// `)` or `]`. A set atom stands as an element, a relation's right side, a set operation's operand or inside a
+// plain parenthesis at that level, never as an operand of arithmetic, a function or a command: `\(\sqrt{2}\)`
+// and `(\(3\))` parse, `2*(\(\sqrt{2}\))`, `2\(3\)` and `\frac{\(1\)}{2}` do not.
+const VISUAL_OPEN = "\\(";
+const VISUAL_CLOSE = "\\)";
 
 const RELATIONS: Record<string, RelationOp | "approx"> = {
   "\\approx": "approx",
@@ -97,7 +104,25 @@ const COMMA_NUMBER = /^\s*-?\d{1,3}(,\d{3})+(\.\d+)?\s*$/;
 
 class Parser {
   private pos = 0;
+  /** Values that came from a `\( … \)` set atom (or a set operation or plain parenthesis holding one). */
+  private readonly setAtoms = new WeakSet<Expr>();
+  /** > 0 inside a command's, script's or function's argument, where no set atom may start. */
+  private argumentDepth = 0;
   constructor(private readonly tokens: Token[]) {}
+
+  /** The operands of arithmetic (or of ±, or a relation's left side) must not be set atoms. */
+  private arithmetic<T extends Expr>(...operands: T[]): void {
+    if (operands.some((operand) => this.setAtoms.has(operand))) throw new LatexParseError("a \\( \\) set atom is not an arithmetic operand");
+  }
+
+  private inArgument<T>(parse: () => T): T {
+    this.argumentDepth++;
+    try {
+      return parse();
+    } finally {
+      this.argumentDepth--;
+    }
+  }
 
   private peek(offset = 0): Token | undefined {
     return this.tokens[this.pos + offset];
@@ -149,12 +174,14 @@ class Parser {
     if (this.is("\\pm")) {
       this.take();
       const value = this.parseRelation();
+      this.arithmetic(value);
       return [neg(value), value];
     }
     const left = this.parseRelation();
     if (this.is("\\pm") || this.is("\\mp")) {
       const sign = this.take().text;
       const right = this.parseRelation();
+      this.arithmetic(left, right);
       const both = [add(left, right), add(left, neg(right))];
       return sign === "\\pm" ? both : both.reverse();
     }
@@ -165,6 +192,7 @@ class Parser {
   private parseRelation(): Expr {
     let result = this.parseSetOperation();
     while (this.peek() && RELATIONS[this.peek()!.text]) {
+      this.arithmetic(result);
       const op = RELATIONS[this.take().text]!;
       const right = this.parseSetOperation();
       if (op === "approx") {
@@ -180,13 +208,24 @@ class Parser {
   }
 
   private parseSetOperation(): Expr {
-    let left = this.parseAdditive();
+    let left = this.parseSetOperand();
     while (this.is("\\cup") || this.is("\\cap") || this.is("\\setminus")) {
       const op = this.take().text;
-      const right = this.parseAdditive();
+      const right = this.parseSetOperand();
+      const isSetAtom = this.setAtoms.has(left) || this.setAtoms.has(right);
       left = fn(op === "\\cup" ? "Union" : op === "\\cap" ? "Intersection" : "Complement", left, right);
+      if (isSetAtom) this.setAtoms.add(left);
     }
     return left;
+  }
+
+  /** A `\( … \)` set atom where one may start, else an arithmetic expression. */
+  private parseSetOperand(): Expr {
+    if (this.is(VISUAL_OPEN) && this.argumentDepth === 0) {
+      this.take();
+      return this.parseBracketed(VISUAL_OPEN);
+    }
+    return this.parseAdditive();
   }
 
   private parseAdditive(): Expr {
@@ -194,6 +233,7 @@ class Parser {
     while (this.is("+") || this.is("-")) {
       const sign = this.take().text;
       const term = this.parseMultiplicative();
+      this.arithmetic(terms[0]!, term);
       terms.push(sign === "-" ? neg(term) : term);
     }
     return terms.length === 1 ? terms[0]! : { kind: "add", args: terms };
@@ -206,13 +246,18 @@ class Parser {
       if (!token) return left;
       if (MULTIPLY.has(token.text)) {
         this.take();
-        left = mul(left, this.parseUnary());
+        const right = this.parseUnary();
+        this.arithmetic(left, right);
+        left = mul(left, right);
       } else if (DIVIDE.has(token.text)) {
         this.take();
-        left = divide(left, this.parseUnary());
+        const right = this.parseUnary();
+        this.arithmetic(left, right);
+        left = divide(left, right);
       } else if (this.startsAtom()) {
         const isFraction = this.is("\\frac");
         const right = this.parsePostfix();
+        this.arithmetic(left, right);
         // "2\frac{1}{2}" is a mixed number: 2 + 1/2.
         left = left.kind === "integer" && left.value >= 0n && right.kind === "rational" && isFraction ? add(left, right) : mul(left, right);
       } else return left;
@@ -228,13 +273,11 @@ class Parser {
   }
 
   private parseUnary(): Expr {
-    if (this.is("-")) {
-      this.take();
-      return neg(this.parseUnary());
-    }
-    if (this.is("+")) {
-      this.take();
-      return this.parseUnary();
+    if (this.is("-") || this.is("+")) {
+      const sign = this.take().text;
+      const operand = this.parseUnary();
+      this.arithmetic(operand);
+      return sign === "-" ? neg(operand) : operand;
     }
     return this.parsePostfix();
   }
@@ -242,6 +285,7 @@ class Parser {
   private parsePostfix(): Expr {
     let value = this.parsePower();
     for (;;) {
+      if (this.is("!") || this.is("\\%") || this.is("%") || this.is("\\circ")) this.arithmetic(value);
       if (this.is("!")) {
         this.take();
         value = fn("factorial", value);
@@ -257,6 +301,7 @@ class Parser {
   private parsePower(): Expr {
     const base = this.parseAtom();
     if (!this.is("^")) return base;
+    this.arithmetic(base);
     this.take();
     if (this.is("\\circ")) {
       this.take();
@@ -266,7 +311,7 @@ class Parser {
       this.pos += 3;
       return base;
     }
-    return pow(base, this.parseScript());
+    return pow(base, this.inArgument(() => this.parseScript()));
   }
 
   /** The argument of ^, _ or a function: a braced group or a single token. */
@@ -304,7 +349,9 @@ class Parser {
       }
       throw new LatexParseError(`unexpected '${token.text}'`);
     }
-    return this.parseCommand(token.text);
+    // A set literal's elements are at the set level; every other command's arguments are not.
+    if (token.text === "\\{") return this.parseCommand(token.text);
+    return this.inArgument(() => this.parseCommand(token.text));
   }
 
   /**
@@ -350,12 +397,21 @@ class Parser {
   private parseBracketed(open: string): Expr {
     const elements = this.parseElements();
     const close = this.take().text;
-    if (close !== ")" && close !== "]") throw new LatexParseError(`unclosed '${open}'`);
+    if (close !== ")" && close !== "]" && close !== VISUAL_CLOSE) throw new LatexParseError(`unclosed '${open}'`);
+    if (open !== VISUAL_OPEN && close !== VISUAL_CLOSE) return this.bracketedValue(open, close, elements);
     const values = elements.flat();
-    if (values.length === 1 && elements.length === 1) {
-      if (open === "(" && close === ")") return values[0]!;
-      return values[0]!;
-    }
+    const isInterval = values.length === 2 && elements.length === 2;
+    // An ordered tuple needs both visual parentheses; mixed brackets are only an interval's.
+    if (!isInterval && (open !== VISUAL_OPEN || close !== VISUAL_CLOSE)) throw new LatexParseError(`'${open}' closed by '${close}'`);
+    // A copy, so that marking it leaves any value shared elsewhere unmarked.
+    const value = { ...this.bracketedValue(open === VISUAL_OPEN ? "(" : open, close === VISUAL_CLOSE ? ")" : close, elements) };
+    this.setAtoms.add(value);
+    return value;
+  }
+
+  private bracketedValue(open: string, close: string, elements: Expr[][]): Expr {
+    const values = elements.flat();
+    if (values.length === 1 && elements.length === 1) return values[0]!;
     // "(p, q)" of bare variables is a tuple of names (the left side of "(p, q) = (3, 2)").
     if (values.every((v) => v.kind === "symbol")) return { kind: "tuple", items: values };
     if (values.length === 2 && elements.length === 2) {

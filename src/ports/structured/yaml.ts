@@ -5,6 +5,7 @@
 // SafeConstructor does not know fails, and a stream of several documents fails.
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
 import { pyYamlScannerError } from "./yaml-errors.ts";
+import { pyYamlReaderError } from "./yaml-reader.ts";
 import { PyOpaque } from "../../python/values.ts";
 import { pythonTemporal, StructuredParseError, isDict, type PyKey, type StructuredDict, type StructuredValue } from "./value.ts";
 
@@ -127,6 +128,8 @@ const hashable = (value: StructuredValue): value is PyKey => !Array.isArray(valu
 
 /** `yaml.safe_load(text)`. */
 export function parseYaml(text: string): StructuredValue {
+  const readerError = pyYamlReaderError(text);
+  if (readerError) throw new StructuredParseError(readerError.name, readerError.message);
   let document: Document.Parsed;
   try {
     document = parseDocument(text, { version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false, strict: false, prettyErrors: false });

@@ -2,6 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseYaml } from "../../../src/ports/structured/yaml.ts";
+import { evaluateText } from "../../../src/ports/structured/structured-outputs.ts";
 import { plain } from "./helpers.ts";
 
 const value = (text: string) => {
@@ -95,5 +96,35 @@ describe("yaml.safe_load", () => {
       ["x: " + "a".repeat(60) + ": b", "mapping values are not allowed here\n  in \"<unicode string>\", line 1, column 64:\n     ... aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: b\n                                         ^"],
     ];
     for (const [text, message] of cases) assert.throws(() => parseYaml(text), { name: "ScannerError", message }, text);
+  });
+
+  test("PyYAML's reader refuses a non-printable character anywhere, naming its code point and position in code points", () => {
+    const reason = (hex: string, position: number) => `unacceptable character #x${hex}: special characters are not allowed\n  in "<unicode string>", position ${position}`;
+    const cases: [string, string][] = [
+      ["a: \x80", reason("0080", 3)],
+      ['name: "caf\x80"\n', reason("0080", 10)],
+      ["# note \x85\x01\nx: 1", reason("0001", 8)],
+      ["k: \u{1F600} \x7f", reason("007f", 5)],
+      ["a: \ufffe", reason("fffe", 3)],
+      ["a: \ud800", reason("d800", 3)],
+      ["a: \x00", reason("0000", 3)],
+      // The reader runs before the scanner: a control character wins over a syntax error earlier in the text.
+      ["```yaml\na: \x1b", reason("001b", 11)],
+    ];
+    for (const [text, message] of cases) assert.throws(() => parseYaml(text), { name: "ReaderError", message }, JSON.stringify(text));
+  });
+
+  test("tab, CR/LF, U+00A0 up to U+D7FF, U+E000 to U+FFFD and astral code points are printable", () => {
+    assert.deepEqual(plain(parseYaml('ok: "caf\xe9 \u{1F600} \ue000\ufffd\xa0\ud7ff!"\r\n')), [["ok", "caf\xe9 \u{1F600} \ue000\ufffd\xa0\ud7ff!"]]);
+    assert.deepEqual(plain(parseYaml("a: '\t1'\r\nb: 2")), [["a", "\t1"], ["b", { int: "2" }]]);
+  });
+
+  test("structured_outputs' YAML text mode reports the ReaderError as a parse_error", () => {
+    const schema = JSON.stringify({ type: "object", properties: { a: { type: "string" } } });
+    assert.deepEqual(evaluateText("yaml", schema, "a: caf\x80", { xmlCoerceTypes: false }), {
+      reward: 0,
+      error_type: "parse_error",
+      error_message: 'ReaderError: unacceptable character #x0080: special characters are not allowed\n  in "<unicode string>", position 6',
+    });
   });
 });
