@@ -3,8 +3,7 @@
 // version its uv.lock pins), with its server's 500 body, repr(e).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
+import { http, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
 import multiStep from "../app.ts";
 import { laxInt } from "../python-verify.ts";
 

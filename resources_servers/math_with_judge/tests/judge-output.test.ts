@@ -7,9 +7,7 @@ import { z } from "zod";
 import { responsesApiModel } from "../../../src/server/index.ts";
 import { responseEnvelope, usageOf } from "../../../src/models/response-envelope.ts";
 import type { NeMoGymResponse } from "../../../src/protocol/index.ts";
-import type { InProcessGraph } from "../../../src/testing/in-process.ts";
-import { http, startServers } from "../../../tests/helpers/servers.ts";
-import { assistantMessage, responseWith } from "../../../tests/helpers/verify-requests.ts";
+import { assistantMessage, http, responseWith, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
 import mathWithJudge from "../app.ts";
 
 const message = (content: unknown[]) => ({ id: "msg_1", type: "message", role: "assistant", status: "completed", content });
