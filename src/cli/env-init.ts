@@ -43,25 +43,18 @@ export const envInitCommand = defineCommand({
     archetype: flag.string("kind", "what to generate", { choices: ARCHETYPE_NAMES, default: "game" }),
     root: flag.string("dir", "the folder holding resources_servers/ (default: the working directory)"),
   },
-  async run(_config, { flags, out, err }) {
+  async run(_config, { flags, out }) {
     const archetype = flags.archetype as ArchetypeName;
-    try {
-      const { name, rootDir } = target(flags.name, { ...flags, archetype });
-      const { envDir, files } = await initEnvironment({ name, archetype, rootDir });
-      const shown = relative(process.cwd(), envDir) || ".";
-      const lines = [`Created ${shown} (archetype ${archetype}):`, ...files.map((file) => `  ${join(shown, file)}`), "", "Next:"];
-      lines.push(`  node --import tsx --test ${join(shown, "tests/app.test.ts")}`);
-      lines.push(
-        `  npm run gym -- eval run --config ${join(shown, "configs", `${name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
-        `    --agent ${name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${name}.jsonl`,
-        `  node --import tsx ${join(shown, "rollout.ts")} --model-url <OpenAI-compatible base URL> --model <name> [--api-key <key>]`,
-      );
-      out(`${lines.join("\n")}\n`);
-    } catch (error) {
-      if (!(error instanceof ScaffoldError)) throw error;
-      // A scaffolding refusal (bad name, existing folder) is one line and exit 1, as the scaffold tests pin it.
-      err(`error: ${error.message}\n`);
-      return 1;
-    }
+    const { name, rootDir } = target(flags.name, { ...flags, archetype });
+    const { envDir, files } = await initEnvironment({ name, archetype, rootDir });
+    const shown = relative(process.cwd(), envDir) || ".";
+    const lines = [`Created ${shown} (archetype ${archetype}):`, ...files.map((file) => `  ${join(shown, file)}`), "", "Next:"];
+    lines.push(`  node --import tsx --test ${join(shown, "tests/app.test.ts")}`);
+    lines.push(
+      `  npm run gym -- eval run --config ${join(shown, "configs", `${name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
+      `    --agent ${name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${name}.jsonl`,
+      `  node --import tsx ${join(shown, "rollout.ts")} --model-url <OpenAI-compatible base URL> --model <name> [--api-key <key>]`,
+    );
+    out(`${lines.join("\n")}\n`);
   },
 });

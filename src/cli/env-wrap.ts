@@ -35,37 +35,30 @@ export const envWrapCommand = defineCommand({
     exposeToolsOverMcp: flag.boolean("serve the tools over MCP too (expose_tools_over_mcp: true in the config)"),
   },
   helpAfter: CONVENTIONS,
-  async run(_config, { flags, out, err }) {
-    try {
-      // Loaded on use: the TypeScript compiler it needs is too heavy for every other `gym` command to pay for.
-      const { wrapDomainModule } = await import("../scaffold/wrap/generate.ts");
-      const { envDir, files, domain, warnings } = await wrapDomainModule({
-        modulePath: flags.module,
-        name: flags.name,
-        rootDir: flags.root,
-        rowsPath: flags.rows,
-        className: flags.class,
-        exposeToolsOverMcp: flags.exposeToolsOverMcp,
-      });
-      const shown = relative(process.cwd(), envDir) || ".";
-      const wrapped = domain.style === "class" ? `class ${domain.className}` : `functions of ${relative(process.cwd(), resolve(flags.module))}`;
-      const lines = [
-        `Created ${shown} around ${wrapped} (tools: ${domain.tools.map((t) => t.toolName).join(", ")}; reward: ${domain.score.name}):`,
-        ...files.map((file) => `  ${join(shown, file)}`),
-        ...(warnings.length > 0 ? ["", "Warnings:", ...warnings.map((w) => `  - ${w}`)] : []),
-        "",
-        "Next:",
-        `  node --import tsx --test ${join(shown, "tests/app.test.ts")}`,
-        `  npm run gym -- eval run --config ${join(shown, "configs", `${flags.name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
-        `    --agent ${flags.name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${flags.name}.jsonl`,
-      ];
-      out(`${lines.join("\n")}\n`);
-    } catch (error) {
-      if (!(error instanceof ScaffoldError)) throw error;
-      // A scaffolding refusal (bad name, unreadable module) is one line and exit 1, as the scaffold tests pin it.
-      err(`error: ${error.message}\n`);
-      return 1;
-    }
+  async run(_config, { flags, out }) {
+    // Loaded on use: the TypeScript compiler it needs is too heavy for every other `gym` command to pay for.
+    const { wrapDomainModule } = await import("../scaffold/wrap/generate.ts");
+    const { envDir, files, domain, warnings } = await wrapDomainModule({
+      modulePath: flags.module,
+      name: flags.name,
+      rootDir: flags.root,
+      rowsPath: flags.rows,
+      className: flags.class,
+      exposeToolsOverMcp: flags.exposeToolsOverMcp,
+    });
+    const shown = relative(process.cwd(), envDir) || ".";
+    const wrapped = domain.style === "class" ? `class ${domain.className}` : `functions of ${relative(process.cwd(), resolve(flags.module))}`;
+    const lines = [
+      `Created ${shown} around ${wrapped} (tools: ${domain.tools.map((t) => t.toolName).join(", ")}; reward: ${domain.score.name}):`,
+      ...files.map((file) => `  ${join(shown, file)}`),
+      ...(warnings.length > 0 ? ["", "Warnings:", ...warnings.map((w) => `  - ${w}`)] : []),
+      "",
+      "Next:",
+      `  node --import tsx --test ${join(shown, "tests/app.test.ts")}`,
+      `  npm run gym -- eval run --config ${join(shown, "configs", `${flags.name}.yaml`)} --config responses_api_models/scripted_model/configs/scripted_model.yaml \\`,
+      `    --agent ${flags.name}_simple_agent --input ${join(shown, "data/example.jsonl")} --output results/${flags.name}.jsonl`,
+    ];
+    out(`${lines.join("\n")}\n`);
   },
 });
 

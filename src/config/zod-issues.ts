@@ -11,14 +11,17 @@ export interface ZodIssueFormat {
   pathPrefix?: readonly PropertyKey[];
   /** Between two issues (default "; ", which keeps a CLI error on one line). */
   separator?: string;
+  /** What names an issue about the value as a whole (empty path), e.g. "(row)"; by default its message stands alone. */
+  wholeValue?: string;
 }
 
-/** `a.b: message; c: message`; an issue about the value as a whole (empty path) is its message alone. */
+/** `a.b: message; c: message`; an issue about the value as a whole (empty path) is its message alone, or `wholeValue: message`. */
 export function formatZodIssues(issues: readonly ZodIssueLike[], format: ZodIssueFormat = {}): string {
   return issues
     .map((issue) => {
       const path = [...(format.pathPrefix ?? []), ...issue.path].map(String);
-      return path.length > 0 ? `${path.join(".")}: ${issue.message}` : issue.message;
+      if (path.length > 0) return `${path.join(".")}: ${issue.message}`;
+      return format.wholeValue === undefined ? issue.message : `${format.wholeValue}: ${issue.message}`;
     })
     .join(format.separator ?? "; ");
 }

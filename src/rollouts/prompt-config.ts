@@ -6,6 +6,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { InputError, type Row } from "./jsonl.ts";
 import { pythonStr } from "../python/json-value.ts";
+import { formatZodIssues } from "../config/zod-issues.ts";
 
 export const PromptConfigSchema = z.object({ user: z.string(), system: z.string().nullish() });
 export type PromptConfig = z.output<typeof PromptConfigSchema>;
@@ -19,7 +20,7 @@ export function loadPromptConfig(path: string): PromptConfig {
   }
   const parsed = PromptConfigSchema.safeParse(data);
   if (!parsed.success) {
-    throw new InputError(`prompt_config ${path}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")} (expected {user: "...", system?: "..."})`);
+    throw new InputError(`prompt_config ${path}: ${formatZodIssues(parsed.error.issues, { wholeValue: "(root)" })} (expected {user: "...", system?: "..."})`);
   }
   return parsed.data;
 }

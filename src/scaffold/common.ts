@@ -5,9 +5,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { dumpYaml, PROJECT_ROOT } from "../config/index.ts";
 import { RESERVED_TOP_LEVEL_KEYS, SERVER_TYPES } from "../config/types.ts";
+import { UserError } from "../config/errors.ts";
 import { RESERVED_TOOL_NAMES } from "../server/resources-server.ts";
 
-export class ScaffoldError extends Error {
+/** A scaffolding refusal (bad name, existing folder, unreadable module): the user's mistake, one line and exit 2. */
+export class ScaffoldError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "ScaffoldError";

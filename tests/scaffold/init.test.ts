@@ -152,13 +152,13 @@ test("names must be snake_case identifiers that clash with nothing reserved", ()
   validateEnvironmentName("word_game_2");
 });
 
-test("ng_init_resources_server NAME and NeMo Gym's spellings work through the real CLI; a second init exits 1", async () => {
+test("ng_init_resources_server NAME and NeMo Gym's spellings work through the real CLI; a second init is a user error (exit 2)", async () => {
   const { runs: [legacy, entrypoint, flagged], cliRoot: root, taken } = await cliRuns;
   assert.equal(legacy.code, 0, legacy.output);
   assert.match(legacy.output, /`ng_init_resources_server` is deprecated/);
   assert.ok(existsSync(join(root, "resources_servers/legacy_env/app.ts")));
   assert.equal(entrypoint.code, 0, entrypoint.output);
   assert.ok(existsSync(join(root, "resources_servers/entry_env/data/verifier_cases.jsonl")));
-  assert.equal(flagged.code, 1, flagged.output);
+  assert.equal(flagged.code, 2, flagged.output);
   assert.match(flagged.output, new RegExp(`error: .*${taken.name} already exists; refusing to overwrite`));
 });

@@ -12,9 +12,9 @@ import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { z } from "zod";
-import { Command, CommanderError } from "commander";
+import { Command } from "commander";
 import { registerEnvWrap } from "../../src/cli/env-wrap.ts";
-import { buildProgram } from "../../src/cli/main.ts";
+import { buildProgram, runProgram } from "../../src/cli/main.ts";
 import { loadGlobalConfig, PROJECT_ROOT } from "../../src/config/index.ts";
 import { collectRollouts } from "../../src/rollouts/collect.ts";
 import { ScaffoldError } from "../../src/scaffold/common.ts";
@@ -564,26 +564,21 @@ describe("wrapping other modules", () => {
     assert.deepEqual(disposed.slice(disposedBefore), [1], "the session's game was disposed when the server closed");
   });
 
-  test("gym env wrap writes the environment and prints what to run next; a bad name is a one-line error", async () => {
+  test("gym env wrap writes the environment and prints what to run next; a bad name is a one-line user error (exit 2)", async () => {
     const root = freshRoot();
     const printed: string[] = [];
     const run = async (args: string[]) => {
       const program = new Command("gym").exitOverride();
       registerEnvWrap(program.command("env"), { out: (text) => printed.push(text), err: (text) => printed.push(text) });
-      try {
-        await program.parseAsync(["env", "wrap", ...args], { from: "user" });
-        return 0;
-      } catch (error) {
-        if (error instanceof CommanderError) return error.exitCode;
-        throw error;
-      }
+      // The CLI's own top level: a user mistake is one line and exit 2.
+      return runProgram(program, ["env", "wrap", ...args], (text) => printed.push(text));
     };
     assert.equal(await run([WORDLE, "--name", "word_game", "--root", root]), 0);
     assert.match(printed.join(""), /Created .*resources_servers\/word_game around class Wordle \(tools: guess, remaining_guesses, letter_hint, history; reward: score\):/);
     assert.match(printed.join(""), /node --import tsx --test .*resources_servers\/word_game\/tests\/app\.test\.ts/);
     assert.ok(existsSync(join(root, "resources_servers/word_game/app.ts")));
     printed.length = 0;
-    assert.equal(await run([WORDLE, "--name", "Word-Game", "--root", root]), 1);
+    assert.equal(await run([WORDLE, "--name", "Word-Game", "--root", root]), 2);
     assert.deepEqual(printed, ["error: invalid environment name 'Word-Game': use snake_case (lowercase letters, digits and single underscores, starting with a letter), e.g. 'word_guess'\n"]);
     const env = buildProgram().commands.find((c) => c.name() === "env");
     assert.ok(env?.commands.some((c) => c.name() === "wrap"), "`gym env` has the wrap command");

@@ -116,6 +116,8 @@ function compile(schema: z.ZodType): Validator {
   if (listItem) return stringOrListValidator(schema, listItem);
 
   const def = defOf(schema);
+  // `z.coerce.*` is its author's explicit choice of zod's own coercion (String(12345), Number("1e3")): zod decides.
+  if (def.coerce === true) return zodChecked(schema);
   switch (def.type) {
     case "string":
       return withConstraints(schema, stringValidator);
@@ -355,6 +357,9 @@ function objectValidator(schema: z.ZodType, def: Def): Validator {
 }
 
 function pipeValidator(first: z.ZodType, second: z.ZodType, schema: z.ZodType): Validator {
+  // `z.preprocess(f, b)` rewrites the input before b sees it, and zod runs f again on whatever is returned here:
+  // coercing b's fields would mean running f twice, so such a pipe is zod's to validate as a whole.
+  if (defOf(first).type === "transform") return zodChecked(schema);
   const inner = validatorOf(first);
   if (defOf(second).type !== "transform") {
     // `a.pipe(b)` (a before-validator, then the model): b validates what a let through.

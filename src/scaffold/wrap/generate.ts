@@ -23,6 +23,7 @@ import {
 import { analyzeDomainModule, snakeCase, type DomainModule, type Field, type ValueType } from "./analyze.ts";
 import { appSource, shownModulePath } from "./app-source.ts";
 import { testSource } from "./test-source.ts";
+import { formatZodIssues } from "../../config/zod-issues.ts";
 
 export interface WrapOptions {
   /** The domain module (a .ts file). */
@@ -143,7 +144,7 @@ function checkSeed(definition: ResourcesServerDefinition<unknown, Record<string,
   if (!seedSchema) return undefined;
   const parsed = (seedSchema as z.ZodType).safeParse(row);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(row)"}: ${issue.message}`).join("; ");
+    const problems = formatZodIssues(parsed.error.issues, { wholeValue: "(row)" });
     throw new ScaffoldError(`${where}: not a valid seed for ${definition.spec.name}: ${problems}`);
   }
   return parsed.data as Record<string, unknown>;
