@@ -35,7 +35,9 @@ export interface Tool<State, Config, Input extends z.ZodType = z.ZodType, Output
   strict?: boolean;
   /** Writes the reply body (sent as `application/json`) from what `run` returned; default: the library's JSON encoding. */
   formatOutput?(output: NoInfer<Awaited<Output>>): string;
-  run(state: State, args: z.output<Input>, context: ToolContext<Config>): Output | Promise<Output>;
+  // A property, not a method: its parameters are then contravariant, so an unannotated tool's `any` state is no
+  // inference candidate for the spec's state type (a method's bivariant parameter would make it one, and win).
+  run: (state: State, args: z.output<Input>, context: ToolContext<Config>) => Output | Promise<Output>;
 }
 
 /**
