@@ -14,9 +14,9 @@ const ROOT = join(import.meta.dirname, "..");
 const EXAMPLE_DIR = join(ROOT, "resources_servers/example_session_state_mgmt");
 const examplePath = join(EXAMPLE_DIR, `.readme-example-${process.pid}.ts`);
 const brokenPath = join(EXAMPLE_DIR, `.readme-example-broken-${process.pid}.ts`);
+const mistypedPath = join(EXAMPLE_DIR, `.readme-example-mistyped-${process.pid}.ts`);
 after(() => {
-  rmSync(examplePath, { force: true });
-  rmSync(brokenPath, { force: true });
+  for (const path of [examplePath, brokenPath, mistypedPath]) rmSync(path, { force: true });
 });
 
 /** The first ```ts block of README.md's "## Writing an environment" section. */
@@ -46,17 +46,27 @@ function typeCheck(files: string[]): Map<string, string[]> {
 
 const example = readmeExample();
 
-test("the README example type-checks unchanged; the check fails on a broken copy of it", () => {
+/** The example with one text replaced (which must occur in it). */
+function variant(from: string, to: string): string {
+  assert.ok(example.includes(from), `the example contains ${from}`);
+  return example.replace(from, to);
+}
+
+test("the README example type-checks unchanged; the check refuses broken copies of it", () => {
   writeFileSync(examplePath, example);
-  // Without `?.`, verify's possibly-undefined state must be refused: proof that the check sees inferred types.
-  const broken = example.replace("counter?.count === expected_count", "counter.count === expected_count");
-  assert.notEqual(broken, example, "the example reads verify's state with ?.");
-  writeFileSync(brokenPath, broken);
-  const diagnostics = typeCheck([examplePath, brokenPath]);
+  // Without `?.`, verify's possibly-undefined state is refused: the state type is inferred from `state`.
+  writeFileSync(brokenPath, variant("counter?.count === expected_count", "counter.count === expected_count"));
+  // A tool whose annotated state is not the spec's is refused.
+  writeFileSync(mistypedPath, variant("run: (counter) => ({ count: counter.count })", "run: (counter: { name: string }) => ({ count: counter.name })"));
+  const diagnostics = typeCheck([examplePath, brokenPath, mistypedPath]);
   assert.deepEqual(diagnostics.get(examplePath), []);
   assert.ok(
-    diagnostics.get(brokenPath)!.some((message) => /possibly 'undefined'/.test(message)),
-    `the broken copy is refused: ${JSON.stringify(diagnostics.get(brokenPath))}`,
+    diagnostics.get(brokenPath)!.some((message) => /'counter' is possibly 'undefined'/.test(message)),
+    `verify's state is State | undefined: ${JSON.stringify(diagnostics.get(brokenPath))}`,
+  );
+  assert.ok(
+    diagnostics.get(mistypedPath)!.some((message) => /\{ count: number; \}/.test(message) && /name/.test(message)),
+    `a mistyped tool state is refused: ${JSON.stringify(diagnostics.get(mistypedPath))}`,
   );
 });
 

@@ -52,7 +52,7 @@ export default resourcesServer({
   tools: Object.fromEntries(
     Object.entries(WORKBENCH_TOOLS).map(([name, workbenchTool]) => [
       name,
-      // NeMo Gym serves its tools with `strict: false` (see README, Parity).
+      // NeMo Gym declares its tools with `strict: false`; GET /tools serves them as its dataset rows offer them.
       tool({ description: workbenchTool.description, input: workbenchTool.input, strict: false, run: (workbench: Workbench | undefined, args) => runAsPythonRoute(workbench, name, args) }),
     ]),
   ),

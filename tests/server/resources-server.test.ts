@@ -208,8 +208,8 @@ test("reserved names cannot be tools", () => {
 // ---- Tool options, the unknown-name fallback and `routes`' scope (fastify inject unless a socket matters) ----
 
 /** A built (not listening) server for `inject`; closed by the caller. */
-async function injectable(definition: ServerDefinition) {
-  const globalConfig = { env: { resources_servers: { test: { entrypoint: "app.ts", domain: "other" } } } };
+async function injectable(definition: ServerDefinition, fields: Record<string, unknown> = {}) {
+  const globalConfig = { env: { resources_servers: { test: { entrypoint: "app.ts", domain: "other", ...fields } } } };
   return (await buildServer(definition, { instanceName: "env", globalConfig })).app;
 }
 
@@ -295,6 +295,20 @@ test("formatOutput: its string is the reply body, byte for byte, as application/
     assert.match(String(answer.headers["set-cookie"]), /^OptionsResourcesServer___env=/);
     // A refused input never reaches the formatter: the 422 is the usual one.
     assert.equal((await app.inject({ method: "POST", url: "/formatted", payload: { n: "4" } })).statusCode, 422);
+  } finally {
+    await app.close();
+  }
+});
+
+test("formatOutput is also the text of an MCP tools/call answer", async () => {
+  const app = await injectable(options, { expose_tools_over_mcp: true });
+  try {
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "formatted", arguments: { n: 3 } } };
+    const answer = await app.inject({ method: "POST", url: "/mcp", payload: call, headers: { accept: "application/json, text/event-stream" } });
+    assert.equal(answer.statusCode, 200);
+    const { result } = answer.json<{ result: { content: { type: string; text: string }[]; structuredContent: unknown } }>();
+    assert.deepEqual(result.content, [{ type: "text", text: '{"half": 1.5}' }]);
+    assert.deepEqual(result.structuredContent, { half: 1.5 });
   } finally {
     await app.close();
   }
