@@ -14,7 +14,7 @@ import { stringifyWire } from "../protocol/wire-json.ts";
 import { HttpError, pythonStyleRepr, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
 import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
-import { requestAbortSignal, type ServerClosing } from "./request-abort.ts";
+import type { RequestSignals } from "./request-abort.ts";
 
 export interface McpTool extends FunctionToolDefinition {
   /** The zod schema POST /<tool> validates with; `parameters` is what GET /tools serves. */
@@ -31,8 +31,8 @@ export interface McpOptions {
   tools: McpTool[];
   /** Runs a tool with validated arguments against the state of a session (the same function the tool routes use). */
   runTool(name: string, args: unknown, sessionId: string, signal: AbortSignal): Promise<unknown>;
-  /** The server's closing signal: a tool call's signal also fires when the server closes. */
-  closing: ServerClosing;
+  /** The server's request signals: a tool call's fires when its caller disconnects or the server closes. */
+  signals: RequestSignals;
 }
 
 let packageVersion: string | undefined;
@@ -78,7 +78,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
 
   // GET /mcp (a standalone SSE stream) is a 405 from the base app's not-found handler: nothing is pushed.
   app.post("/mcp", async (request, reply) => {
-    const mcp = mcpServerFor(request.sessionId, requestAbortSignal(reply.raw, options.closing));
+    const mcp = mcpServerFor(request.sessionId, options.signals.signalFor(reply.raw));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.setHeader("set-cookie", codec.setCookieHeader(request.sessionId));

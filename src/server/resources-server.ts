@@ -9,7 +9,7 @@ import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { functionToolDefinition, type FunctionToolDefinition, type ToolParametersSource } from "./tool-schema.ts";
-import { requestAbortSignal, ServerClosing } from "./request-abort.ts";
+import { RequestSignals } from "./request-abort.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { registerRolloutCleanup } from "./rollout-cleanup.ts";
 import { registerMcp } from "./mcp.ts";
@@ -162,12 +162,12 @@ export function resourcesServer<
         });
       app.addHook("onClose", async () => sessions.close?.());
       // Before fastify waits for in-flight requests: a tool still running hears that nobody will read its answer.
-      const closing = new ServerClosing();
-      app.addHook("preClose", async () => closing.close());
+      const signals = new RequestSignals();
+      app.addHook("preClose", async () => signals.abortAll());
       // The Relax gateway proves a cancelled rollout left no state behind: POST/GET /cleanup/:rolloutId.
       registerRolloutCleanup(app, sessions);
       const toolContext = (sessionId: string, signal: AbortSignal): ToolContext<Config> => ({ sessionId, config: server.config, server, signal });
-      const contextOf = (request: FastifyRequest, reply: FastifyReply) => toolContext(request.sessionId, requestAbortSignal(reply.raw, closing));
+      const contextOf = (request: FastifyRequest, reply: FastifyReply) => toolContext(request.sessionId, signals.signalFor(reply.raw));
 
       const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 
@@ -223,7 +223,7 @@ export function resourcesServer<
             return { ...definition, input: t.input, formatOutput: t.formatOutput };
           }),
           runTool: (name, args, sessionId, signal) => runTool(spec.tools[name]!, args, toolContext(sessionId, signal)),
-          closing,
+          signals,
         });
       }
 
