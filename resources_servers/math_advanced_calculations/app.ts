@@ -82,18 +82,20 @@ const CALCULATORS: Record<string, Calculator> = {
   },
 };
 
-/** A tool's answer; written `{"solution":<float as Python prints it>}` (see `routes`). */
-class Solution {
-  constructor(readonly solution: number) {}
+/** A tool's answer, NeMo Gym's response model; written `{"solution":<float as Python prints it>}` (formatSolution). */
+interface Solution {
+  solution: number;
 }
+
+/** Tool answers print their float as Python does (`4096.0`, `1e-05`); inf and nan, which JSON lacks, as null. */
+const formatSolution = ({ solution }: Solution): string => `{"solution":${jsonFloat(solution)}}`;
 
 /**
  * The body as NeMo Gym's request model reads it: four optional lax floats (numbers, bools, numeric strings),
  * other keys ignored, nulls dropped. A value that is no number is a 422 naming the field.
  */
-function readArguments(body: unknown): Arguments {
-  const input = body === undefined || body === null ? {} : body;
-  if (typeof input !== "object" || Array.isArray(input)) {
+function readArguments(input: unknown): Arguments {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new RequestValidationError([
       { type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input },
     ]);
@@ -124,8 +126,14 @@ function callWith(name: string, calculator: Calculator, args: Arguments): number
   return calculator.compute(args as Record<ArgumentName, number>);
 }
 
-function calculate(name: string, calculator: Calculator, body: unknown): Solution {
-  const args = readArguments(body);
+/**
+ * The schema every tool (and every other name) enforces: NeMo Gym's one shared request model, read as pydantic
+ * reads it. It accepts any object, so a missing argument reaches the function and comes back as Python's
+ * TypeError rather than a 422; its pydantic-typed 422s (`float_parsing`, …) are raised by the reader itself.
+ */
+const CalculatorRequest = z.unknown().transform(readArguments);
+
+function calculate(name: string, calculator: Calculator, args: Arguments): Solution {
   let result: number | Complex;
   try {
     result = callWith(name, calculator, args);
@@ -135,7 +143,7 @@ function calculate(name: string, calculator: Calculator, body: unknown): Solutio
   }
   // The answer model's `solution: float` refuses a complex number; NeMo Gym sends pydantic's message.
   if (result instanceof Complex) throw new HttpError(500, complexRefusedMessage(result));
-  return new Solution(result);
+  return { solution: result };
 }
 
 function complexRefusedMessage(value: Complex): string {
@@ -149,14 +157,10 @@ function complexRefusedMessage(value: Complex): string {
   ].join("\n");
 }
 
-/**
- * The schema the model is shown: strict, per tool, exactly as NeMo Gym's dataset rows declare it. The server
- * reads any object (readArguments), as NeMo Gym's shared request model does, so a missing argument reaches
- * the function and comes back as Python's TypeError rather than a 422.
- */
+/** The schema the model is shown: strict, per tool, exactly as NeMo Gym's dataset rows declare it. */
 function shownSchema(calculator: Calculator) {
   const properties = Object.fromEntries(Object.entries(calculator.parameters).map(([name, description]) => [name, { type: "number", description }]));
-  return z.unknown().meta({ type: "object", properties, required: Object.keys(properties) });
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
 }
 
 /** Python's `x in list` for a ground-truth value among the answers (None for an unreadable answer). */
@@ -189,9 +193,22 @@ export default resourcesServer({
   tools: Object.fromEntries(
     Object.entries(CALCULATORS).map(([name, calculator]) => [
       name,
-      tool({ description: calculator.description, input: shownSchema(calculator), run: (_state, body) => calculate(name, calculator, body) }),
+      tool({
+        description: calculator.description,
+        input: CalculatorRequest,
+        modelSchema: shownSchema(calculator),
+        run: (_state, args) => calculate(name, calculator, args),
+        formatOutput: formatSolution,
+      }),
     ]),
   ),
+  // Any other name: the body is still read first (a 422 wins), then "Function not found".
+  unknownTool: {
+    input: CalculatorRequest,
+    run: () => {
+      throw new HttpError(404, "Function not found");
+    },
+  },
   verify: {
     input: z.object({
       ground_truth: z.union([z.string(), z.array(z.union([z.number(), z.boolean(), z.string()]))]),
@@ -216,18 +233,5 @@ export default resourcesServer({
         });
       return expected.every((value) => isAmong(value, answers)) ? 1 : 0;
     },
-  },
-  routes(app) {
-    // Tool answers print their float as Python does (`4096.0`, `1e-05`); inf and nan, which JSON lacks, as null.
-    app.addHook("preSerialization", async (_request, reply, payload) => {
-      if (!(payload instanceof Solution)) return payload;
-      reply.header("content-type", "application/json");
-      return `{"solution":${jsonFloat(payload.solution)}}`;
-    });
-    // Any other name: the body is still read first (a 422 wins), then "Function not found".
-    app.post("/:path", async (request) => {
-      readArguments(request.body);
-      throw new HttpError(404, "Function not found");
-    });
   },
 });

@@ -2,7 +2,7 @@
 // CRM and a company directory; 27 tools; reward 1 iff the model's calls leave the tables as the expected calls do.
 import { z } from "zod";
 import { resolveUnderRoots, searchRoots } from "../../src/config/paths.ts";
-import { HttpError, RequestValidationError, functionToolDefinition, resourcesServer, tool } from "../../src/server/index.ts";
+import { HttpError, RequestValidationError, resourcesServer, tool } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
 import { Workbench, WORKBENCH_TOOLS } from "./workbench/index.ts";
 import { PyError } from "./workbench/python.ts";
@@ -22,8 +22,8 @@ type Config = z.output<typeof ConfigSchema>;
 const tablesOf = (config: unknown): WorkbenchTables => loadTables(resolveUnderRoots((config as Config).tables_dir, searchRoots()).path);
 
 /**
- * NeMo Gym's catch-all tool route: null arguments are dropped, the tool runs on the session's workbench and its
- * answer (errors included, as strings the model can read) is `{"output": ...}`.
+ * NeMo Gym's catch-all tool route (every name, a tool or not): null arguments are dropped, the tool runs on the
+ * session's workbench and its answer (errors included, as strings the model can read) is `{"output": ...}`.
  */
 function runAsPythonRoute(workbench: Workbench | undefined, name: string, args: Kwargs): { output: unknown } {
   if (!workbench) throw new HttpError(400, NOT_SEEDED);
@@ -36,7 +36,15 @@ function runAsPythonRoute(workbench: Workbench | undefined, name: string, args: 
   }
 }
 
-const definition = resourcesServer({
+/** NeMo Gym's `WorkbenchRequest` (a model with `extra="allow"`): any object, its fields the keyword arguments. */
+const WorkbenchRequest = z.unknown().transform((body): Kwargs => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new RequestValidationError([{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }]);
+  }
+  return body as Kwargs;
+});
+
+export default resourcesServer({
   name: "WorkbenchResourcesServer",
   config: ConfigSchema,
   // Every seed is a fresh copy of the tables; a tool call on a session never seeded is a 400, as in NeMo Gym.
@@ -44,9 +52,12 @@ const definition = resourcesServer({
   tools: Object.fromEntries(
     Object.entries(WORKBENCH_TOOLS).map(([name, workbenchTool]) => [
       name,
-      tool({ description: workbenchTool.description, input: workbenchTool.input, run: (workbench: Workbench | undefined, args) => runAsPythonRoute(workbench, name, args) }),
+      // NeMo Gym declares its tools with `strict: false`; GET /tools serves them as its dataset rows offer them.
+      tool({ description: workbenchTool.description, input: workbenchTool.input, strict: false, run: (workbench: Workbench | undefined, args) => runAsPythonRoute(workbench, name, args) }),
     ]),
   ),
+  // Any other name is a KeyError the model reads, from the same catch-all route.
+  unknownTool: { input: WorkbenchRequest, run: (workbench, name, args) => runAsPythonRoute(workbench, name, args) },
   verify: {
     input: z.object({
       ground_truth: z.union([z.array(z.record(z.string(), z.string())), z.string()]),
@@ -60,23 +71,5 @@ const definition = resourcesServer({
       return isCorrect(tablesOf(config), predicted, ground_truth);
     },
   },
-  routes(app, _server, sessions) {
-    // NeMo Gym serves its tools with `strict: false`; the library's definitions say true (see README, Parity).
-    app.addHook("preSerialization", async (request, _reply, payload) => (request.routeOptions.url === "/tools" ? NEMO_GYM_TOOL_DEFINITIONS : payload));
-    // Any other POST /<name> is NeMo Gym's catch-all route: an unknown tool is a KeyError the model reads.
-    app.post("/:path", async (request) => {
-      const body = request.body ?? {};
-      if (typeof body !== "object" || Array.isArray(body)) {
-        throw new RequestValidationError([{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }]);
-      }
-      const workbench = (await sessions.get(request.sessionId)) as Workbench | undefined;
-      const name = (request.params as { path: string }).path;
-      return runAsPythonRoute(workbench, name, body as Kwargs);
-    });
-  },
 });
 
-/** GET /tools exactly as NeMo Gym's rows offer the tools to the model. */
-const NEMO_GYM_TOOL_DEFINITIONS = Object.entries(WORKBENCH_TOOLS).map(([name, t]) => functionToolDefinition(name, t.description, t.input, false));
-
-export default { ...definition, toolDefinitions: NEMO_GYM_TOOL_DEFINITIONS };

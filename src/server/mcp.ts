@@ -15,10 +15,13 @@ import { HttpError, pythonStyleRepr, RequestValidationError } from "../protocol/
 import { laxValidate } from "../python/pydantic/index.ts";
 import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
+import type { RequestSignals } from "./request-abort.ts";
 
 export interface McpTool extends FunctionToolDefinition {
-  /** The zod schema POST /<tool> validates with; `parameters` is its JSON Schema, as GET /tools serves it. */
+  /** The zod schema POST /<tool> validates with; `parameters` is what GET /tools serves. */
   input: z.ZodType;
+  /** The tool's own writer of its reply text, when it has one (the text is then what POST /<tool> answers). */
+  formatOutput?: (output: any) => string;
 }
 
 export interface McpOptions {
@@ -28,7 +31,9 @@ export interface McpOptions {
   sessionCookieName: string;
   tools: McpTool[];
   /** Runs a tool with validated arguments against the state of a session (the same function the tool routes use). */
-  runTool(name: string, args: unknown, sessionId: string): Promise<unknown>;
+  runTool(name: string, args: unknown, sessionId: string, signal: AbortSignal): Promise<unknown>;
+  /** The server's request signals: a tool call's fires when its caller disconnects or the server closes. */
+  signals: RequestSignals;
 }
 
 let packageVersion: string | undefined;
@@ -42,38 +47,39 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
 
   const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
-  async function callTool(name: string, args: Record<string, unknown> | undefined, sessionId: string): Promise<CallToolResult> {
+  async function callTool(name: string, args: Record<string, unknown> | undefined, sessionId: string, signal: AbortSignal): Promise<CallToolResult> {
     const t = byName.get(name);
     if (!t) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     const body = args ?? {};
-    // Same schema, same FastAPI-shaped 422 detail as POST /<tool>, as the tool's error text.
-    const parsed = laxValidate(t.input, body);
-    if (!parsed.success) return errorResult(stringifyWire({ detail: parsed.errors.map((e) => ({ ...e, loc: ["body", ...e.loc] })) }));
     let output: unknown;
     try {
-      output = await options.runTool(name, parsed.data, sessionId);
+      // Same schema, same FastAPI-shaped 422 detail as POST /<tool>, as the tool's error text (a schema that reads
+      // the body itself may throw its own RequestValidationError).
+      const parsed = laxValidate(t.input, body);
+      if (!parsed.success) return errorResult(stringifyWire({ detail: parsed.errors.map((e) => ({ ...e, loc: ["body", ...e.loc] })) }));
+      output = await options.runTool(name, parsed.data, sessionId, signal);
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof HttpError) return errorResult(stringifyWire({ detail: error.detail }));
       process.stderr.write(`[${options.sessionCookieName}] MCP tools/call ${name} failed: ${(error as Error)?.stack ?? error}\n`);
       return errorResult(pythonStyleRepr(error));
     }
     // The text is byte for byte what POST /<tool> answers; objects are also given as structured content.
-    const text = typeof output === "string" ? output : stringifyWire(output, { encoding: "json" });
+    const text = t.formatOutput ? t.formatOutput(output) : typeof output === "string" ? output : stringifyWire(output, { encoding: "json" });
     const structured = output !== null && typeof output === "object" && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {};
     return { content: [{ type: "text", text }], ...structured };
   }
 
-  function mcpServerFor(sessionId: string): McpServer {
+  function mcpServerFor(sessionId: string, signal: AbortSignal): McpServer {
     const mcp = new McpServer({ name: options.serverName, version: version() }, { capabilities: { tools: {} } });
     // Handlers on the protocol server itself: registerTool would list the SDK's own JSON Schema rendering.
     mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-    mcp.server.setRequestHandler(CallToolRequestSchema, (call) => callTool(call.params.name, call.params.arguments, sessionId));
+    mcp.server.setRequestHandler(CallToolRequestSchema, (call) => callTool(call.params.name, call.params.arguments, sessionId, signal));
     return mcp;
   }
 
   // GET /mcp (a standalone SSE stream) is a 405 from the base app's not-found handler: nothing is pushed.
   app.post("/mcp", async (request, reply) => {
-    const mcp = mcpServerFor(request.sessionId);
+    const mcp = mcpServerFor(request.sessionId, options.signals.signalFor(reply.raw));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.setHeader("set-cookie", codec.setCookieHeader(request.sessionId));

@@ -1,6 +1,6 @@
 // A resources server (an environment) declared once: its per-session state, its tools with their zod
 // input schemas, and its verify. Cookies, routing, 422s, /tools and /aggregate_metrics come from here.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AggregateMetricsRequestSchema, BaseVerifyRequestSchema } from "../protocol/index.ts";
 import type { NeMoGymResponse, ResponseCreateParams } from "../protocol/index.ts";
@@ -8,7 +8,8 @@ import { computeAggregateMetrics, type MetricsHooks } from "../metrics/index.ts"
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
-import { functionToolDefinition, type FunctionToolDefinition } from "./tool-schema.ts";
+import { functionToolDefinition, type FunctionToolDefinition, type ToolParametersSource } from "./tool-schema.ts";
+import { RequestSignals } from "./request-abort.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { registerRolloutCleanup } from "./rollout-cleanup.ts";
 import { registerMcp } from "./mcp.ts";
@@ -17,19 +18,44 @@ export interface ToolContext<Config> {
   sessionId: string;
   config: Config;
   server: ServerContext<Config>;
+  /** Fires when the caller disconnects before the answer is written, or when the server starts closing. */
+  signal: AbortSignal;
 }
 
 export interface Tool<State, Config, Input extends z.ZodType = z.ZodType, Output = unknown> {
   description?: string;
+  /** Validates the body of POST /<name> (a FastAPI 422 otherwise); the model is shown its JSON Schema unless `modelSchema` is given. */
   input: Input;
-  run(state: State, args: z.output<Input>, context: ToolContext<Config>): Output | Promise<Output>;
+  /**
+   * The parameters GET /tools shows the model, when they are not `input`'s (NeMo Gym sometimes shows a stricter schema
+   * than its request model enforces): a zod schema, converted as `input` would be, or a JSON Schema, served verbatim.
+   */
+  modelSchema?: ToolParametersSource;
+  /** OpenAI's `strict` flag in the definition GET /tools serves; default true. */
+  strict?: boolean;
+  /** Writes the reply body (sent as `application/json`) from what `run` returned; default: the library's JSON encoding. */
+  formatOutput?(output: NoInfer<Awaited<Output>>): string;
+  // A property, not a method: its parameters are then contravariant, so an unannotated tool's `any` state is no
+  // inference candidate for the spec's state type (a method's bivariant parameter would make it one, and win).
+  run: (state: State, args: z.output<Input>, context: ToolContext<Config>) => Output | Promise<Output>;
 }
 
-/** Declares a tool; the identity function exists so `args` is typed from `input` without annotations. */
-export function tool<State = undefined, Input extends z.ZodType = z.ZodType, Output = unknown, Config = any>(
+/**
+ * Declares a tool; the identity function exists so `args` is typed from `input` without annotations.
+ * `state` is typed by an annotation on `run`'s first parameter (checked against the spec's state type); without one
+ * it is `any`: TypeScript does not carry a spec's state type into a generic call nested in the same object literal.
+ */
+export function tool<State = any, Input extends z.ZodType = z.ZodType, Output = unknown, Config = any>(
   definition: Tool<State, Config, Input, Output>,
 ): Tool<State, Config, Input, Output> {
   return definition;
+}
+
+/** Answers POST /<name> for a name that is no tool (NeMo Gym servers with a catch-all `/{path}` route). */
+export interface UnknownTool<State, Config, Input extends z.ZodType = z.ZodType> {
+  /** Validates the body first (a FastAPI 422 otherwise); default: any body. */
+  input?: Input;
+  run(state: State, name: string, args: z.output<Input>, context: ToolContext<Config>): unknown;
 }
 
 export type VerifyRequest<Fields> = Fields & {
@@ -46,18 +72,23 @@ export interface Verify<State, Config, Input extends z.ZodType> {
   run(state: State | undefined, request: VerifyRequest<z.output<Input>>, context: ToolContext<Config>): VerifyResult | Promise<VerifyResult>;
 }
 
-export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, VerifyInput extends z.ZodType> {
+export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, VerifyInput extends z.ZodType, UnknownInput extends z.ZodType = z.ZodType> {
   /** NeMo Gym's Python class name (names the session cookie). */
   name: string;
   /** Instance config fields beyond NeMo Gym's base ones (host, port, entrypoint, domain, …). */
   config?: z.ZodType<Config>;
   /** Fields /seed_session reads from the dataset row (the whole row is posted; other fields are ignored). */
   seed?: Seed;
-  /** Builds a session's state from its seed; `undefined` when a tool is called before /seed_session. */
+  /**
+   * Builds a session's state from its seed (`undefined` when a tool is called before /seed_session); its return type
+   * is the spec's state type.
+   */
   state?: (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => State | Promise<State>;
   /** Called when a session's state is dropped (disposal of sandboxes, files, …). */
   disposeState?: (state: State) => void | Promise<void>;
   tools: Record<string, Tool<State, Config, any, any>>;
+  /** POST /<name> for any other name; without it such a call is a 404. */
+  unknownTool?: UnknownTool<State, Config, UnknownInput>;
   verify: Verify<State, Config, VerifyInput>;
   /** Environment metrics over per-task groups of verify responses (NeMo Gym's compute_metrics). */
   computeMetrics?: MetricsHooks["computeMetrics"];
@@ -71,8 +102,11 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
    * refuses a server that is not `stateless` (its verify reads nothing but the request). Default `unknown`.
    */
   reverifyMode?: ReverifyMode;
-  /** Extra routes that are not tools (rare). */
-  routes?: (app: FastifyInstance, context: ServerContext<Config>, sessions: SessionStore<State>) => void;
+  /**
+   * Extra routes that are not tools (rare). They are registered in their own fastify plugin scope, so a hook added
+   * there runs for those routes only, never for the tool routes.
+   */
+  routes?: (app: FastifyInstance, context: ServerContext<Config>, sessions: SessionStore<State>) => void | Promise<void>;
 }
 
 // /seed_session receives the whole dataset row; only its being an object is checked here.
@@ -98,14 +132,18 @@ export interface ResourcesServerDefinition<State, Config> extends ServerDefiniti
   readonly spec: ResourcesServerSpec<State, Config, any, any>;
 }
 
-export function resourcesServer<State = undefined, Config = Record<string, unknown>, Seed extends z.ZodType = z.ZodObject<{}>, VerifyInput extends z.ZodType = z.ZodObject<{}>>(
-  spec: ResourcesServerSpec<State, Config, Seed, VerifyInput>,
-): ResourcesServerDefinition<State, Config> {
+export function resourcesServer<
+  State = undefined,
+  Config = Record<string, unknown>,
+  Seed extends z.ZodType = z.ZodObject<{}>,
+  VerifyInput extends z.ZodType = z.ZodObject<{}>,
+  UnknownInput extends z.ZodType = z.ZodUnknown,
+>(spec: ResourcesServerSpec<State, Config, Seed, VerifyInput, UnknownInput>): ResourcesServerDefinition<State, Config> {
   for (const name of Object.keys(spec.tools)) {
     if (RESERVED_TOOL_NAMES.has(name)) throw new Error(`${spec.name}: '${name}' is reserved and cannot be a tool name`);
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`${spec.name}: tool name '${name}' must match [A-Za-z0-9_.-]+`);
   }
-  const toolDefinitions = Object.entries(spec.tools).map(([name, t]) => functionToolDefinition(name, t.description, t.input));
+  const toolDefinitions = Object.entries(spec.tools).map(([name, t]) => functionToolDefinition(name, t.description, t.modelSchema ?? t.input, t.strict ?? true));
   const configSchema = (spec.config ? BaseResourcesServerConfigSchema.and(spec.config) : BaseResourcesServerConfigSchema) as z.ZodType<Config>;
   const seedSchema = (spec.seed ?? z.object({})) as z.ZodType;
   const verifySchema = BaseVerifyRequestSchema.and((spec.verify.input ?? z.object({})) as z.ZodType);
@@ -123,38 +161,56 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
           onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined,
         });
       app.addHook("onClose", async () => sessions.close?.());
+      // Before fastify waits for in-flight requests: a tool still running hears that nobody will read its answer.
+      const signals = new RequestSignals();
+      app.addHook("preClose", async () => signals.abortAll());
       // The Relax gateway proves a cancelled rollout left no state behind: POST/GET /cleanup/:rolloutId.
       registerRolloutCleanup(app, sessions);
-      const toolContext = (sessionId: string): ToolContext<Config> => ({ sessionId, config: server.config, server });
+      const toolContext = (sessionId: string, signal: AbortSignal): ToolContext<Config> => ({ sessionId, config: server.config, server, signal });
+      const contextOf = (request: FastifyRequest, reply: FastifyReply) => toolContext(request.sessionId, signals.signalFor(reply.raw));
 
-      const createState = async (seed: z.output<Seed> | undefined, sessionId: string) =>
-        (await spec.state!(seed, toolContext(sessionId))) as State;
+      const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 
-      app.post("/seed_session", async (request) => {
+      app.post("/seed_session", async (request, reply) => {
         parseBody(SeedSessionRowSchema, request);
         const seed = parseBody(seedSchema, request) as z.output<Seed>;
         if (!spec.state) return {};
         // Seeding is idempotent: an existing session keeps its state (NeMo Gym's counter example relies on it).
         if ((await sessions.get(request.sessionId)) === undefined) {
-          await sessions.set(request.sessionId, await createState(seed, request.sessionId));
+          await sessions.set(request.sessionId, await createState(seed, contextOf(request, reply)));
         }
         return {};
       });
 
-      // One way to run a tool against a session's state, for its HTTP route and for MCP alike.
-      const runTool = async (t: Tool<State, Config>, args: unknown, sessionId: string) => {
-        let state = (await sessions.get(sessionId)) as State;
-        if (spec.state && state === undefined) state = await createState(undefined, sessionId);
-        const output = await t.run(state, args, toolContext(sessionId));
-        if (spec.state) await sessions.set(sessionId, state);
+      // One way to run against a session's state, for tool routes, the unknown-name route and MCP alike.
+      const withState = async <T>(context: ToolContext<Config>, run: (state: State) => T | Promise<T>): Promise<T> => {
+        let state = (await sessions.get(context.sessionId)) as State;
+        if (spec.state && state === undefined) state = await createState(undefined, context);
+        const output = await run(state);
+        if (spec.state) await sessions.set(context.sessionId, state);
         return output;
       };
+      const runTool = (t: Tool<State, Config>, args: unknown, context: ToolContext<Config>) => withState(context, (state) => t.run(state, args, context));
 
       for (const [name, t] of Object.entries(spec.tools)) {
         app.post(`/${name}`, async (request, reply) => {
           // An agent relays a tool's reply text verbatim to the model: it is always plain JSON.
           reply.wireArrayEncoding = "json";
-          return runTool(t, parseBody(t.input, request), request.sessionId);
+          const output = await runTool(t, parseBody(t.input, request), contextOf(request, reply));
+          return t.formatOutput ? reply.type("application/json").send(t.formatOutput(output)) : output;
+        });
+      }
+
+      const unknownTool = spec.unknownTool;
+      if (unknownTool) {
+        const unknownInput = (unknownTool.input ?? z.unknown()) as z.ZodType;
+        // Static routes (the tools, verify, …) win over this parametric one; a path of more segments stays a 404.
+        app.post("/:name", async (request, reply) => {
+          reply.wireArrayEncoding = "json";
+          const { name } = request.params as { name: string };
+          const args = parseBody(unknownInput, request) as z.output<UnknownInput>;
+          const context = contextOf(request, reply);
+          return withState(context, (state) => unknownTool.run(state, name, args, context));
         });
       }
 
@@ -162,8 +218,12 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
         registerMcp(app, {
           serverName: server.instanceName,
           sessionCookieName: `${spec.name}___${server.instanceName}`,
-          tools: toolDefinitions.map((definition) => ({ ...definition, input: spec.tools[definition.name]!.input })),
-          runTool: (name, args, sessionId) => runTool(spec.tools[name]!, args, sessionId),
+          tools: toolDefinitions.map((definition) => {
+            const t = spec.tools[definition.name]!;
+            return { ...definition, input: t.input, formatOutput: t.formatOutput };
+          }),
+          runTool: (name, args, sessionId, signal) => runTool(spec.tools[name]!, args, toolContext(sessionId, signal)),
+          signals,
         });
       }
 
@@ -176,7 +236,7 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
         reply.wireFloatFields = verifyFloatFields;
         const body = parseBody(verifySchema, request) as VerifyRequest<z.output<VerifyInput>>;
         const state = spec.state ? await sessions.get(request.sessionId) : undefined;
-        const result = await spec.verify.run(state, body, toolContext(request.sessionId));
+        const result = await spec.verify.run(state, body, contextOf(request, reply));
         const { reward, ...extras } = typeof result === "number" ? { reward: result } : result;
         if (typeof reward !== "number" || Number.isNaN(reward)) throw new Error(`${spec.name}.verify returned a non-numeric reward: ${String(reward)}`);
         return { responses_create_params: body.responses_create_params, response: body.response, reward, ...extras };
@@ -187,7 +247,8 @@ export function resourcesServer<State = undefined, Config = Record<string, unkno
         return computeAggregateMetrics(verify_responses, { computeMetrics: spec.computeMetrics, keyMetrics: spec.keyMetrics });
       });
 
-      spec.routes?.(app, server, sessions);
+      const routes = spec.routes;
+      if (routes) app.register(async (scope) => routes(scope, server, sessions));
     },
   });
   return { ...definition, toolDefinitions, spec };

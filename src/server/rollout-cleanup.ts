@@ -16,7 +16,8 @@ export interface RolloutSessions {
 }
 
 const DEFAULT_MAX_TRACKED_ROLLOUTS = 100_000;
-const registered = new WeakMap<FastifyInstance, RolloutSessions>();
+// Keyed by the app's HTTP server, which every encapsulated plugin scope of one app shares (`routes` runs in one).
+const registered = new WeakMap<FastifyInstance["server"], RolloutSessions>();
 
 const isIndex = (value: unknown): value is string | number => (typeof value === "string" && value !== "") || Number.isInteger(value);
 
@@ -34,7 +35,7 @@ export function rolloutIdOfRow(row: unknown): string | undefined {
  */
 export function registerRolloutCleanup<State>(app: FastifyInstance, sessions: SessionStore<State>, options: RolloutCleanupOptions = {}): RolloutSessions {
   // Idempotent per app, so an environment's own `routes` may call it whether or not the library already has.
-  const existing = registered.get(app);
+  const existing = registered.get(app.server);
   if (existing !== undefined) return existing;
   const maxTracked = options.maxTrackedRollouts ?? DEFAULT_MAX_TRACKED_ROLLOUTS;
   // Map order is insertion order: the first key is the oldest rollout.
@@ -50,7 +51,7 @@ export function registerRolloutCleanup<State>(app: FastifyInstance, sessions: Se
     },
     sessionFor: (rolloutId) => sessionByRollout.get(rolloutId),
   };
-  registered.set(app, index);
+  registered.set(app.server, index);
 
   // A hook rather than a change to /seed_session: the body is parsed and the session id decoded by now.
   app.addHook("preHandler", async (request) => {

@@ -1,5 +1,6 @@
 // OpenAI function-tool definitions generated from the same zod schema that validates the tool's input,
-// so the schema a model is shown and the schema the server enforces cannot drift apart.
+// so the schema a model is shown and the schema the server enforces cannot drift apart (unless a tool says
+// otherwise, explicitly, with its own shown schema).
 import { z } from "zod";
 
 export interface FunctionToolDefinition {
@@ -36,6 +37,18 @@ export function toolJsonSchema(input: z.ZodType): Record<string, unknown> {
   return schema;
 }
 
-export function functionToolDefinition(name: string, description: string | undefined, input: z.ZodType, strict = true): FunctionToolDefinition {
-  return { type: "function", name, description: description ?? "", parameters: toolJsonSchema(input), strict };
+/** A JSON Schema written out by hand, served as it is written. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** What a tool's `parameters` are generated from: a zod schema (converted) or a JSON Schema (verbatim). */
+export type ToolParametersSource = z.ZodType | JsonSchemaObject;
+
+const isZodSchema = (value: ToolParametersSource): value is z.ZodType => "_zod" in value;
+
+export function toolParameters(source: ToolParametersSource): Record<string, unknown> {
+  return isZodSchema(source) ? toolJsonSchema(source) : structuredClone(source);
+}
+
+export function functionToolDefinition(name: string, description: string | undefined, parameters: ToolParametersSource, strict = true): FunctionToolDefinition {
+  return { type: "function", name, description: description ?? "", parameters: toolParameters(parameters), strict };
 }

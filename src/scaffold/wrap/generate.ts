@@ -168,7 +168,7 @@ function invalidCall(domain: DomainModule): { name: string; arguments: Record<st
 /** The reward an untouched session of `row` gets: the state built from its seed, then the generated verify. */
 async function untouchedReward(definition: ResourcesServerDefinition<unknown, Record<string, unknown>>, row: Row, seed: Record<string, unknown> | undefined, outputText: string): Promise<number> {
   const { spec } = definition;
-  const context = { sessionId: "gym-env-wrap", config: {}, server: undefined as never };
+  const context = { sessionId: "gym-env-wrap", config: {}, server: undefined as never, signal: new AbortController().signal };
   const state = spec.state ? await spec.state(seed, context) : undefined;
   const response = { id: "resp", created_at: 0, model: "gym-env-wrap", object: "response", output: [{ type: "message", id: "msg", role: "assistant", status: "completed", content: [{ type: "output_text", text: outputText, annotations: [] }] }], parallel_tool_calls: true, tool_choice: "auto", tools: [] };
   try {
