@@ -11,7 +11,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROJECT_ROOT } from "../config/index.ts";
 import { stringifyWire } from "../protocol/wire-json.ts";
-import { HttpError, pythonStyleRepr, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
+import { HttpError, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
+import { exceptionRepr } from "../python/exception.ts";
 import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
 
@@ -54,7 +55,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof HttpError) return errorResult(stringifyWire({ detail: error.detail }));
       process.stderr.write(`[${options.sessionCookieName}] MCP tools/call ${name} failed: ${(error as Error)?.stack ?? error}\n`);
-      return errorResult(pythonStyleRepr(error));
+      return errorResult(exceptionRepr(error));
     }
     // The text is byte for byte what POST /<tool> answers; objects are also given as structured content.
     const text = typeof output === "string" ? output : stringifyWire(output, { encoding: "json" });

@@ -3,7 +3,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { pythonJsonLoads } from "../../src/python/json.ts";
 import { pythonStrip } from "../../src/python/str.ts";
-import { asciiDigits, complexRepr, floatRepr, OverflowError, pythonFloat, pythonGetItem, pythonInt, pythonIntBig, pythonStr, pythonStringRepr, ValueError } from "../../src/python/values.ts";
+import { pythonGetItem, pythonStr } from "../../src/python/values.ts";
+import { asciiDigits, pythonFloat, pythonInt, pythonIntBig } from "../../src/python/numbers.ts";
+import { complexRepr, floatRepr } from "../../src/python/float.ts";
+import { OverflowError, ValueError } from "../../src/python/exception.ts";
+import { pythonStringRepr } from "../../src/python/repr.ts";
+import { jsonGetItem, jsonStr } from "../../src/python/json-value.ts";
 
 describe("python values", () => {
   test("repr(float): shortest round-trip digits, exponent form outside 1e-4 ≤ |x| < 1e16", () => {
@@ -32,7 +37,8 @@ describe("python values", () => {
 
   test("str() of parsed values keeps Python's int/float distinction and prints containers with repr", () => {
     assert.equal(pythonStr(pythonJsonLoads('{"a": [1, 2.0, null, true, "x\\ty"]}')), "{'a': [1, 2.0, None, True, 'x\\ty']}");
-    assert.equal(pythonStr({ a: "b" }), "{'a': 'b'}");
+    // A plain JSON object is the other model's: json-value.ts's jsonStr (tests/python/json-value.test.ts).
+    assert.equal(jsonStr({ a: "b" }), "{'a': 'b'}");
   });
 
   test("int() and float() strip Unicode whitespace except \\x1c–\\x1f, which str.strip() does strip (the calendar's int() accepted them)", () => {
@@ -72,8 +78,9 @@ describe("python values", () => {
 
   test("d[key] raises KeyError or Python's TypeError for the type", () => {
     assert.equal(pythonGetItem(new Map([["a", 1n]]), "a"), 1n);
-    assert.equal(pythonGetItem({ a: 1 }, "a"), 1);
-    assert.throws(() => pythonGetItem({}, "a"), /KeyError: 'a'/);
+    // On a plain JSON object: json-value.ts's jsonGetItem.
+    assert.equal(jsonGetItem({ a: 1 }, "a"), 1);
+    assert.throws(() => jsonGetItem({}, "a"), /KeyError: 'a'/);
     assert.throws(() => pythonGetItem(null, "a"), /'NoneType' object is not subscriptable/);
     assert.throws(() => pythonGetItem([1n], "a"), /list indices must be integers or slices, not str/);
     assert.throws(() => pythonGetItem("s", "a"), /string indices must be integers, not 'str'/);

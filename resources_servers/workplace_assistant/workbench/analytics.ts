@@ -1,6 +1,7 @@
 // The analytics toolkit (NeMo Gym's AnalyticsTool): per-day counts and averages over the visits table, and plots.
 // Only the plots table (`file_path` per created plot) is state verify compares.
-import { PyError, cellStr, isStr, pyEquals, pyTypeName, truthy } from "./python.ts";
+import { cellStr, isStr, pyEquals, pyTypeName, truthy } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, records, type Row, type Table } from "./table.ts";
 import { text, workbenchTool, type Kwargs } from "./tool-spec.ts";
 
@@ -11,7 +12,7 @@ export const emptyPlots = (): Table => ({ columns: ["file_path"], rows: [], inde
 
 /** `data[data["date_of_visit"] >= bound]`: string comparison; another type cannot be compared with a str. */
 function compareDate(date: unknown, bound: unknown, op: ">=" | "<="): boolean {
-  if (!isStr(bound)) throw new PyError("TypeError", `'${op}' not supported between instances of 'str' and '${pyTypeName(bound)}'`);
+  if (!isStr(bound)) throw new PyException("TypeError", `'${op}' not supported between instances of 'str' and '${pyTypeName(bound)}'`);
   if (!isStr(date)) return false;
   return op === ">=" ? date >= bound : date <= bound;
 }
@@ -34,7 +35,7 @@ function toFloat(cell: unknown): number {
   if (typeof cell === "number") return cell;
   const text = String(cell).trim();
   const value = /^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?|inf(?:inity)?|nan)$/i.test(text) ? Number(text.replace(/^([+-]?)inf(inity)?$/i, "$1Infinity").replace(/^[+-]?nan$/i, "NaN")) : undefined;
-  if (value === undefined) throw new PyError("ValueError", `could not convert string to float: '${cellStr(cell)}'`);
+  if (value === undefined) throw new PyException("ValueError", `could not convert string to float: '${cellStr(cell)}'`);
   return value;
 }
 

@@ -1,7 +1,8 @@
 // The calendar toolkit (NeMo Gym's CalendarTool). Ids are 8 digits; a created event gets the greatest id + 1,
 // zero-padded, and (pandas concat without ignore_index) the row label 0. Values are stored as sent, except
 // `participant_email`, which is lower-cased.
-import { PyError, containsMatch, intArg, isDigits, isStr, lower, paginate, pyEquals, pyInt, pyLen, truthy } from "./python.ts";
+import { containsMatch, intArg, isDigits, isStr, lower, paginate, pyEquals, pyInt, pyLen, truthy } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, updateRows, type Table } from "./table.ts";
 import { compareTimestamps, pdTimestamp } from "./timestamp.ts";
 import { integer, text, workbenchTool, type Kwargs } from "./tool-spec.ts";
@@ -18,7 +19,7 @@ function parsesAsTimestamp(value: unknown): boolean {
     pdTimestamp(value);
     return true;
   } catch (error) {
-    if (error instanceof PyError && error.type === "ValueError") return false;
+    if (error instanceof PyException && error.type === "ValueError") return false;
     throw error;
   }
 }
@@ -29,7 +30,7 @@ function durationProblem(value: unknown): string | undefined {
   try {
     minutes = pyInt(value);
   } catch (error) {
-    if (error instanceof PyError && error.type === "ValueError") return "Invalid duration format. Expected a number of minutes.";
+    if (error instanceof PyException && error.type === "ValueError") return "Invalid duration format. Expected a number of minutes.";
     throw error;
   }
   return minutes <= 0 ? "Duration must be a positive number of minutes." : undefined;
@@ -105,7 +106,7 @@ export class CalendarTool {
     if (!columnContains(this.events, "event_id", event_id)) return "Event not found.";
     const value = field === "participant_email" ? lower(new_value) : new_value;
     if (Array.isArray(value) || (value !== null && typeof value === "object")) {
-      throw new PyError("ValueError", "Must have equal len keys and value when setting with an iterable");
+      throw new PyException("ValueError", "Must have equal len keys and value when setting with an iterable");
     }
     this.events = updateRows(this.events, (row) => pyEquals(row.event_id, event_id), field as string, value);
     return "Event updated successfully.";

@@ -1,7 +1,8 @@
 // The CRM toolkit (NeMo Gym's CustomerRelationshipManagerTool). Statuses and product interests are fixed sets
 // (case-sensitive) when updated; emails are lower-cased; a new customer gets the greatest id + 1, zero-padded, and
 // `notes` defaults to "" (not NaN, as a CSV blank reads).
-import { PyError, containsMatch, intArg, isStr, lower, paginate, pyEquals, pyInt, pyTypeName, requireBooleanMask, truthy } from "./python.ts";
+import { containsMatch, intArg, isStr, lower, paginate, pyEquals, pyInt, pyTypeName, requireBooleanMask, truthy } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, updateRows, type Row, type Table } from "./table.ts";
 import { integer, text, workbenchTool, type Kwargs } from "./tool-spec.ts";
 
@@ -12,7 +13,7 @@ const oneOf = (options: string[], value: unknown) => options.some((option) => py
 /** `df[column] >= bound` on an object column of date strings: NaN rows drop out; a non-str bound is a TypeError. */
 function compareCell(cell: unknown, bound: unknown, op: ">=" | "<="): boolean {
   if (cell === null) return false;
-  if (!isStr(cell) || !isStr(bound)) throw new PyError("TypeError", `'${op}' not supported between instances of '${pyTypeName(cell)}' and '${pyTypeName(bound)}'`);
+  if (!isStr(cell) || !isStr(bound)) throw new PyException("TypeError", `'${op}' not supported between instances of '${pyTypeName(cell)}' and '${pyTypeName(bound)}'`);
   return op === ">=" ? cell >= bound : cell <= bound;
 }
 

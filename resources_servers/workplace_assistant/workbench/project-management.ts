@@ -1,6 +1,7 @@
 // The project management toolkit (NeMo Gym's ProjectManagementTool). Assignees must already appear in the task
 // table; lists and boards are fixed sets (case-sensitive); a new task gets the greatest id + 1, zero-padded.
-import { PyError, containsMatch, isStr, lower, pyEquals, pyInt, pyTypeName, requireBooleanMask, truthy } from "./python.ts";
+import { containsMatch, isStr, lower, pyEquals, pyInt, pyTypeName, requireBooleanMask, truthy } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, updateRows, type Row, type Table } from "./table.ts";
 import { text, workbenchTool, type Kwargs } from "./tool-spec.ts";
 import { lowerColumn } from "./compare.ts";
@@ -83,7 +84,7 @@ export class ProjectManagementTool {
 
 /** `re.match` takes only a str. */
 function matchable(value: unknown): string {
-  if (!isStr(value)) throw new PyError("TypeError", `expected string or bytes-like object, got '${pyTypeName(value)}'`);
+  if (!isStr(value)) throw new PyException("TypeError", `expected string or bytes-like object, got '${pyTypeName(value)}'`);
   return value;
 }
 

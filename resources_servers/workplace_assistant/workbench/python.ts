@@ -4,18 +4,8 @@
 //
 // Values are JSON values as `json.loads` gives them (a NaN or ±Infinity literal is a JS number); a CSV cell that
 // pandas reads as NaN is `null`.
-import { jsonTypeName as pyTypeName, pythonTruthy as truthy } from "../../../src/python/json-value.ts";
-
-/** A Python exception: `type` is its class name, `message` its `str(e)`. */
-export class PyError extends Error {
-  constructor(
-    readonly type: "TypeError" | "ValueError" | "AttributeError" | "KeyError" | "OverflowError" | "ZeroDivisionError" | "re.error",
-    message: string,
-  ) {
-    super(message);
-    this.name = type;
-  }
-}
+import { jsonTypeName as pyTypeName, jsonTruthy as truthy } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 
 export const isStr = (value: unknown): value is string => typeof value === "string";
 
@@ -50,7 +40,7 @@ export const cellStr = (cell: unknown): string => (cell === null ? "nan" : pyStr
 
 /** `value.lower()`: AttributeError unless a str. */
 export function lower(value: unknown): string {
-  if (!isStr(value)) throw new PyError("AttributeError", `'${pyTypeName(value)}' object has no attribute 'lower'`);
+  if (!isStr(value)) throw new PyException("AttributeError", `'${pyTypeName(value)}' object has no attribute 'lower'`);
   return value.toLowerCase();
 }
 
@@ -77,7 +67,7 @@ export function pyIn(item: string, container: unknown): boolean {
   if (isStr(container)) return container.includes(item);
   if (Array.isArray(container)) return container.some((element) => pyEquals(element, item));
   if (container !== null && typeof container === "object") return Object.hasOwn(container, item);
-  throw new PyError("TypeError", `argument of type '${pyTypeName(container)}' is not iterable`);
+  throw new PyException("TypeError", `argument of type '${pyTypeName(container)}' is not iterable`);
 }
 
 // Python's str.isspace() characters (what str.split() and str.strip() treat as whitespace).
@@ -101,8 +91,8 @@ export const pyLen = (text: string): number => [...text].length;
 export function pyInt(value: unknown): number {
   if (typeof value === "boolean") return Number(value);
   if (typeof value === "number") {
-    if (Number.isNaN(value)) throw new PyError("ValueError", "cannot convert float NaN to integer");
-    if (!Number.isFinite(value)) throw new PyError("OverflowError", "cannot convert float infinity to integer");
+    if (Number.isNaN(value)) throw new PyException("ValueError", "cannot convert float NaN to integer");
+    if (!Number.isFinite(value)) throw new PyException("OverflowError", "cannot convert float infinity to integer");
     return Math.trunc(value);
   }
   if (isStr(value)) {
@@ -111,9 +101,9 @@ export function pyInt(value: unknown): number {
       const digits = [...text.replace(/_/g, "")].map((c) => (/\p{Nd}/u.test(c) ? String(digitValue(c)) : c)).join("");
       return Number.parseInt(digits, 10);
     }
-    throw new PyError("ValueError", `invalid literal for int() with base 10: ${pyRepr(value)}`);
+    throw new PyException("ValueError", `invalid literal for int() with base 10: ${pyRepr(value)}`);
   }
-  throw new PyError("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`);
+  throw new PyException("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`);
 }
 
 // A Unicode decimal digit's value: decimal digits come in runs of ten starting at a code point ending in 0 or 6.
@@ -127,7 +117,7 @@ function digitValue(char: string): number {
 
 /** `a // b` for ints. */
 export function floorDiv(a: number, b: number): number {
-  if (b === 0) throw new PyError("ZeroDivisionError", "integer division or modulo by zero");
+  if (b === 0) throw new PyException("ZeroDivisionError", "integer division or modulo by zero");
   return Math.floor(a / b);
 }
 
@@ -246,7 +236,7 @@ export function pyRegex(pattern: string): RegExp {
   try {
     regex = new RegExp(translatePattern(pattern.replace(/^\(\?i\)/, "")), "i");
   } catch {
-    throw new PyError("re.error", regexErrorMessage(pattern));
+    throw new PyException("re.error", regexErrorMessage(pattern));
   }
   if (regexCache.size > 1000) regexCache.clear();
   regexCache.set(pattern, regex);
@@ -258,14 +248,14 @@ export function pyRegex(pattern: string): RegExp {
  * or non-string cell). A non-str pattern raises TypeError, as `re.compile` does.
  */
 export function containsMatch(cell: unknown, pattern: unknown): boolean | null {
-  if (!isStr(pattern)) throw new PyError("TypeError", "first argument must be string or compiled pattern");
+  if (!isStr(pattern)) throw new PyException("TypeError", "first argument must be string or compiled pattern");
   const regex = pyRegex(pattern);
   return isStr(cell) ? regex.test(cell) : null;
 }
 
 /** pandas' boolean mask from `str.contains`: a NaN in the mask cannot index a frame. */
 export function requireBooleanMask(mask: (boolean | null)[]): boolean[] {
-  if (mask.some((value) => value === null)) throw new PyError("ValueError", "Cannot mask with non-boolean array containing NA / NaN values");
+  if (mask.some((value) => value === null)) throw new PyException("ValueError", "Cannot mask with non-boolean array containing NA / NaN values");
   return mask as boolean[];
 }
 
@@ -274,7 +264,7 @@ export function guarded<T>(prefix: string, body: () => T): T | string {
   try {
     return body();
   } catch (error) {
-    if (error instanceof PyError) return `${prefix}: ${error.message}`;
+    if (error instanceof PyException) return `${prefix}: ${error.message}`;
     throw error;
   }
 }
@@ -283,6 +273,6 @@ export function guarded<T>(prefix: string, body: () => T): T | string {
 export function intArg(value: unknown): number {
   if (typeof value === "boolean") return Number(value);
   if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "number") throw new PyError("TypeError", "slice indices must be integers or None or have an __index__ method");
-  throw new PyError("TypeError", `'<' not supported between instances of 'int' and '${pyTypeName(value)}'`);
+  if (typeof value === "number") throw new PyException("TypeError", "slice indices must be integers or None or have an __index__ method");
+  throw new PyException("TypeError", `'<' not supported between instances of 'int' and '${pyTypeName(value)}'`);
 }

@@ -4,7 +4,8 @@
 // that are not a JSON object, an unexpected keyword, an exception in the tool) is skipped, as Python skips it.
 import { sameTable } from "./compare.ts";
 import { Workbench, WORKBENCH_TOOLS } from "./index.ts";
-import { PyError, isStr } from "./python.ts";
+import { isStr } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import type { WorkbenchTables } from "./tables-dir.ts";
 
 export interface Action {
@@ -42,7 +43,7 @@ export function replayActions(tables: WorkbenchTables, actions: readonly Action[
     try {
       workbench.call(action.name, kwargs as Record<string, unknown>);
     } catch (error) {
-      if (!(error instanceof PyError)) throw error;
+      if (!(error instanceof PyException)) throw error;
     }
   }
   return workbench;

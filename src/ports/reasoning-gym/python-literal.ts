@@ -1,7 +1,7 @@
 // The Python literals reasoning-gym writes as `str(list)` oracles (`"['-1.5', '3']"`), read the way `eval` reads
 // them: lists, tuples (bare ones too), quoted strings with their escapes, ints, floats, signs, True/False/None. Any other
 // expression is refused (an exception, which the scorers treat as Python's own evaluation failing).
-import type { PyValue } from "../../python/json.ts";
+import type { PyValue } from "../../python/values.ts";
 import { readEscape } from "../../python/escapes.ts";
 
 export class LiteralSyntaxError extends Error {

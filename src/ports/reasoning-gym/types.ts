@@ -1,5 +1,6 @@
 // The shapes reasoning-gym's scorers work on: a dataset entry as NeMo Gym rebuilds it from the row, and the
 // `score_answer(answer, entry)` signature every task implements.
+import { KeyError } from "../../python/exception.ts";
 
 /** `{question, answer, metadata}`: the oracle may be null (the row's `answer: Optional[str]`). */
 export interface Entry {
@@ -13,11 +14,6 @@ export interface Entry {
  * Throwing is allowed and means what a Python exception means there: NeMo Gym scores the answer 0.0.
  */
 export type Scorer = (answer: string | null, entry: Entry) => number;
-
-/** Python's KeyError for `d[key]` on a missing key. */
-export class KeyError extends Error {
-  override name = "KeyError";
-}
 
 /** `mapping[key]`: a missing key raises, as in Python. */
 export function item(mapping: Record<string, unknown>, key: string): unknown {

@@ -1,8 +1,9 @@
 // What NeMo Gym's structured_outputs does to a schema and to parsed XML/CSV before validating: every object
 // schema is made strict, and XML/CSV strings (all their leaves are strings) are coerced to the types the
 // schema asks for. On a failed conversion the string is kept, so validation reports it.
-import { pythonFloat, pythonIntBig, ValueError } from "../../python/values.ts";
-import { isPyDict, pythonTypeName, type PyDict, type PyValue } from "../../python/json.ts";
+import { pythonFloat, pythonIntBig } from "../../python/numbers.ts";
+import { ValueError } from "../../python/exception.ts";
+import { isPyDict, pythonTypeName, type PyDict, type PyValue } from "../../python/values.ts";
 import { isDict, type StructuredDict, type StructuredValue } from "./value.ts";
 
 /** Python's `list(value)` on a schema's `properties`. */

@@ -1,6 +1,8 @@
 // NeMo Gym's structured_outputs scoring: does the answer — the whole text parsed in the row's format, or the
 // single tool call's arguments — satisfy the strictified schema? Content is never compared, only the schema.
-import { pythonJsonLoads, PythonJsonDecodeError, isPyDict, type PyValue } from "../../python/json.ts";
+import { pythonJsonLoads } from "../../python/json.ts";
+import { PyJsonDecodeError } from "../../python/exception.ts";
+import { isPyDict, type PyValue } from "../../python/values.ts";
 import type { NeMoGymResponse } from "../../protocol/index.ts";
 import { readCsvDicts } from "./csv.ts";
 import { parseJson } from "./json.ts";
@@ -10,7 +12,7 @@ import { validateAgainstSchema } from "./validate.ts";
 import { pythonErrorMessage, type StructuredDict, type StructuredValue } from "./value.ts";
 import { parseXml } from "./xml.ts";
 import { parseYaml } from "./yaml.ts";
-import { pythonStringRepr } from "../../python/values.ts";
+import { pythonStringRepr } from "../../python/repr.ts";
 import { pythonSlice, pythonStrip } from "../../python/str.ts";
 
 export const SCHEMA_TYPES = ["json", "yaml", "xml", "toml", "csv"] as const;
@@ -102,7 +104,7 @@ export function extractToolCallPayload(response: NeMoGymResponse, expected: Tool
   try {
     args = pythonJsonLoads(String(call.arguments));
   } catch (error) {
-    if (!(error instanceof PythonJsonDecodeError)) throw error;
+    if (!(error instanceof PyJsonDecodeError)) throw error;
     return { error: failure("tool_arguments_parse_error", `JSONDecodeError: ${pythonSlice(error.message, 0, 200)}`) };
   }
   if (expected.toolPayloadKey) {

@@ -2,7 +2,7 @@
 // reading, the same rules for redefining tables and keys, and the same `TOMLDecodeError` messages with their
 // position (`Invalid statement (at line 1, column 1)`, columns from 1, or `at end of document`). Integers are ints
 // of any size, dates and times are datetime values (none of the JSON types), tables are dicts.
-import { pythonStringRepr } from "../../python/values.ts";
+import { pythonStringRepr } from "../../python/repr.ts";
 import { pythonLen } from "../../python/str.ts";
 import { pythonTemporal, StructuredParseError, type StructuredDict, type StructuredValue } from "./value.ts";
 

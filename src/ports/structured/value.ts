@@ -2,7 +2,7 @@
 // A superset of python-json's PyValue: PyYAML may key a dict by an int, a bool, None or a date, csv.DictReader
 // keys surplus fields by None, and PyYAML/tomllib build dates, times, bytes and sets — values that are none
 // of the JSON types, which a schema validator rejects for every `type` and that a path walk treats as leaves.
-import type { PyValue } from "../../python/json.ts";
+import type { PyValue } from "../../python/values.ts";
 import { PyOpaque } from "../../python/values.ts";
 import { pythonSlice } from "../../python/str.ts";
 

@@ -1,8 +1,10 @@
 // Scorers of reasoning-gym's algorithmic (and graph) tasks that override the default.
-import { fromJsonValue, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, type PyValue } from "../../../python/json.ts";
-import { pythonFloat } from "../../../python/values.ts";
-import { pythonSum } from "../../../metrics/stats.ts";
-import { dumpsKey, pythonSorted } from "../python-builtins.ts";
+import { pythonJsonLoads } from "../../../python/json.ts";
+import { fromJsonValue, pythonEquals, type PyValue, pythonSorted } from "../../../python/values.ts";
+import { PyJsonDecodeError } from "../../../python/exception.ts";
+import { pythonFloat } from "../../../python/numbers.ts";
+import { pythonSum } from "../../../python/sum.ts";
+import { floatRepr } from "../../../python/float.ts";
 import { evalPythonLiteral } from "../python-literal.ts";
 import { PYTHON_SPACE_CHARS } from "../../../python/chars.ts";
 import { codePoints, compareStrings, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
@@ -37,7 +39,7 @@ export function numberSorting(answer: string | null, entry: Entry): number {
     try {
       given = pythonJsonLoads(answer.replaceAll("'", '"'));
     } catch (error) {
-      if (error instanceof PythonJsonDecodeError) return 0;
+      if (error instanceof PyJsonDecodeError) return 0;
       throw error;
     }
     if (!Array.isArray(given)) return 0;
@@ -46,7 +48,7 @@ export function numberSorting(answer: string | null, entry: Entry): number {
     try {
       expected = pythonJsonLoads(oracleSource);
     } catch (error) {
-      if (!(error instanceof PythonJsonDecodeError)) throw error;
+      if (!(error instanceof PyJsonDecodeError)) throw error;
       expected = evalPythonLiteral(oracleSource); // the library's eval() fallback, for its own str(list) oracles
     }
     const expectedItems = iterate(expected);
@@ -174,4 +176,18 @@ export function groupAnagrams(answer: string | null, entry: Entry): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * A text equal for two values exactly when their `json.dumps` texts are equal: ints and floats apart (`1` vs
+ * `1.0`), dict keys in order, every NaN alike.
+ */
+export function dumpsKey(value: PyValue): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") return floatRepr(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(dumpsKey).join(",")}]`;
+  return `{${[...value].map(([k, v]) => `${JSON.stringify(k)}:${dumpsKey(v)}`).join(",")}}`;
 }

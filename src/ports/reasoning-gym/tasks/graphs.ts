@@ -1,7 +1,8 @@
 // Scorers of reasoning-gym's graph tasks that override the default.
-import { fromJsonValue, isPyDict, pythonEquals, type PyDict, type PyValue } from "../../../python/json.ts";
+import { fromJsonValue, isPyDict, pythonEquals, type PyDict, type PyValue } from "../../../python/values.ts";
 import { codePoints, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
-import { item, oracleText, KeyError, type Entry } from "../types.ts";
+import { item, oracleText, type Entry } from "../types.ts";
+import { KeyError } from "../../../python/exception.ts";
 
 /** family_relationships: equal after pythonStrip and lower-casing → 1.0. */
 export function familyRelationships(answer: string | null, entry: Entry): number {
