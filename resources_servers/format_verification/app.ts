@@ -3,11 +3,11 @@
 //     `re.search`, no flags, one line at a time); reward 1 iff at least `verify_min_matches` (default 1) do;
 //   string_match — every `expected_markers` string must occur in the answer, and no `patterns` match may be a
 //     marker that was not expected.
-// Any other type is NeMo Gym's NotImplementedError, a 500. Patterns are Python regexes (src/python/re.ts).
+// Any other type is NeMo Gym's NotImplementedError, a 500. Patterns are Python regexes (src/python/re/).
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { compilePythonRegexValue } from "../../src/python/re.ts";
+import { compilePythonRegexValue } from "../../src/python/re/index.ts";
 import { jsonIterate, jsonRepr, jsonTruthy } from "../../src/python/json-value.ts";
 import { pythonContains, pythonGe, pythonSet } from "./python-ops.ts";
 

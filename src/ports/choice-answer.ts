@@ -1,11 +1,11 @@
 // Multiple-choice answer extraction as NeMo Gym's mcqa and gpqa_diamond servers do it: which option letters a
 // row allows, the per-row `template_metadata.output_regex`, mcqa's four grading modes and gpqa's
-// `extract_letter`. Every regex is NeMo Gym's own Python pattern, run with Python's semantics (src/python/re.ts),
+// `extract_letter`. Every regex is NeMo Gym's own Python pattern, run with Python's semantics (src/python/re/),
 // so `\b`, `\s`, `$` and IGNORECASE behave as they do there; string helpers follow Python's `str` methods.
 import { isAlpha, isUpper, pythonLen, pythonStrip, splitWhitespace } from "../python/str.ts";
 import { jsonIterate } from "../python/json-value.ts";
-import { AttributeError } from "../python/exception.ts";
-import { compilePythonRegex, compilePythonRegexValue, PythonRegexError, type PythonRegexFlags } from "../python/re.ts";
+import { AttributeError, PyRegexError } from "../python/exception.ts";
+import { compilePythonRegex, compilePythonRegexValue, type PythonRegexFlags } from "../python/re/index.ts";
 
 /** A dataset option: `{"A": "option text"}` (a null text means the option is absent). */
 export type ChoiceOption = Record<string, string | null>;
@@ -57,7 +57,7 @@ export function letterFromTemplateRegex(text: string, pattern: unknown, allowed:
   try {
     matches = compilePythonRegexValue(pattern, { ignoreCase: true }).findall(text);
   } catch (error) {
-    if (error instanceof PythonRegexError) return undefined;
+    if (error instanceof PyRegexError) return undefined;
     throw error;
   }
   if (matches.length === 0) return undefined;

@@ -6,7 +6,8 @@
 import { floatRepr } from "./float.ts";
 import { pythonStringRepr } from "./repr.ts";
 import { KeyError } from "./exception.ts";
-import { fromJsonValue, pythonEquals, pythonGetItem, pythonLess } from "./values.ts";
+import { pythonJsonLoads } from "./json.ts";
+import { fromJsonValue, pythonEquals, pythonGetItem, pythonLess, toJsonValue } from "./values.ts";
 
 /** `type(value).__name__` of a JSON value: a number is an int or a float by whether it is whole. */
 export function jsonTypeName(value: unknown): string {
@@ -63,3 +64,9 @@ export function jsonGetItem(value: unknown, key: string): unknown {
   // Not a dict: a str key fails on every other type, as it does on the same value in the Python-value model.
   return pythonGetItem(fromJsonValue(value), key);
 }
+
+/**
+ * `json.loads(text)` as JSON values: Python's reader (NaN, Infinity and -Infinity accepted, its JSONDecodeError
+ * otherwise), with ints as JS numbers. A repeated key keeps its last value, `__proto__` is an ordinary key.
+ */
+export const jsonLoads = (text: string): unknown => toJsonValue(pythonJsonLoads(text), { allowNan: true });

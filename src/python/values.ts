@@ -228,18 +228,19 @@ export function fromJsonValue(value: unknown): PyValue {
 
 /**
  * A Python value as a JSON-ready JS value, as FastAPI would serialize it. Ints beyond 2^53 lose digits (JS
- * numbers); a NaN or infinite float throws, as Starlette's `json.dumps(allow_nan=False)` does (a 500).
+ * numbers); a NaN or infinite float throws, as Starlette's `json.dumps(allow_nan=False)` does (a 500), unless
+ * `allowNan` keeps it as the JS number (the JSON-value model holds NaN and ±Infinity as numbers).
  */
-export function toJsonValue(value: PyValue): unknown {
+export function toJsonValue(value: PyValue, options: { allowNan?: boolean } = {}): unknown {
   if (typeof value === "bigint") return Number(value);
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new ValueError("Out of range float values are not JSON compliant");
+    if (!Number.isFinite(value) && !options.allowNan) throw new ValueError("Out of range float values are not JSON compliant");
     return value;
   }
-  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (Array.isArray(value)) return value.map((item) => toJsonValue(item, options));
   if (isPyDict(value)) {
     const object: Record<string, unknown> = {};
-    for (const [key, item] of value) Object.defineProperty(object, key, { value: toJsonValue(item), enumerable: true, writable: true, configurable: true });
+    for (const [key, item] of value) Object.defineProperty(object, key, { value: toJsonValue(item, options), enumerable: true, writable: true, configurable: true });
     return object;
   }
   return value;

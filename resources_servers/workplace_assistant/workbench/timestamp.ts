@@ -2,7 +2,8 @@
 // whether an event is written) and the instant it names (searches filter and sort by it). pandas reads ISO 8601
 // itself and hands anything else to dateutil; this covers ISO 8601 and dateutil's usual forms (month names,
 // weekday names, am/pm, `/` `.` `-` separated dates, `at`/`on`/`of` fillers, UTC offsets).
-import { isStr, pyTypeName } from "./python.ts";
+import { isStr } from "./python.ts";
+import { jsonTypeName } from "../../../src/python/json-value.ts";
 import { PyException } from "../../../src/python/exception.ts";
 
 /** Milliseconds since the epoch as a naive wall-clock time (UTC fields), or NaT. `aware` marks a zone given. */
@@ -126,7 +127,7 @@ function parseDateutil(text: string): Timestamp {
 /** `pd.Timestamp(value)`: a ValueError (pandas' parse failure) or TypeError for a value it cannot take. */
 export function pdTimestamp(value: unknown): Timestamp {
   if (typeof value === "number") return Number.isNaN(value) ? "NaT" : { ms: Math.trunc(value / 1e6), aware: false };
-  if (!isStr(value)) throw new PyException("TypeError", `Cannot convert input [${String(value)}] of type <class '${pyTypeName(value)}'> to Timestamp`);
+  if (!isStr(value)) throw new PyException("TypeError", `Cannot convert input [${String(value)}] of type <class '${jsonTypeName(value)}'> to Timestamp`);
   const text = value.trim();
   if (text === "" || NAT_STRINGS.has(text)) return "NaT";
   if (text.toLowerCase() === "now" || text.toLowerCase() === "today") return { ms: Date.now(), aware: false };

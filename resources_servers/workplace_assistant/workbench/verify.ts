@@ -5,22 +5,13 @@
 import { sameTable } from "./compare.ts";
 import { Workbench, WORKBENCH_TOOLS } from "./index.ts";
 import { isStr } from "./python.ts";
+import { jsonLoads } from "../../../src/python/json-value.ts";
 import { PyException } from "../../../src/python/exception.ts";
 import type { WorkbenchTables } from "./tables-dir.ts";
 
 export interface Action {
   name?: unknown;
   arguments?: unknown;
-}
-
-const NON_FINITE = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, "-Infinity": Number.NEGATIVE_INFINITY } as const;
-const SENTINEL = "\u0000py-json:";
-
-/** `json.loads(text)`: JSON plus the NaN / Infinity / -Infinity literals Python's reader accepts. */
-export function pythonJsonLoads(text: string): unknown {
-  // Swap the bare literals (outside strings) for sentinel strings JSON.parse accepts, then swap them back.
-  const prepared = text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) => (token.startsWith('"') ? token : JSON.stringify(SENTINEL + token)));
-  return JSON.parse(prepared, (_key, value) => (isStr(value) && value.startsWith(SENTINEL) ? NON_FINITE[value.slice(SENTINEL.length) as keyof typeof NON_FINITE] : value));
 }
 
 /** `execute_actions_and_reset_state`: a fresh workbench with the actions applied. */
@@ -35,7 +26,7 @@ export function replayActions(tables: WorkbenchTables, actions: readonly Action[
     let kwargs: unknown;
     try {
       if (!isStr(action.arguments)) continue;
-      kwargs = pythonJsonLoads(action.arguments);
+      kwargs = jsonLoads(action.arguments);
     } catch {
       continue;
     }

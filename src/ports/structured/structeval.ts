@@ -8,7 +8,8 @@ import { readCsvDicts } from "./csv.ts";
 import { parseJson } from "./json.ts";
 import { parseToml } from "./toml.ts";
 import { decodeUnicodeEscape } from "./unicode-escape.ts";
-import { isDict, pythonErrorMessage, pythonTruthy, type StructuredValue } from "./value.ts";
+import { isDict, pythonErrorMessage, type StructuredValue } from "./value.ts";
+import { pythonTruthy } from "../../python/values.ts";
 import { parseXml } from "./xml.ts";
 import { parseYaml } from "./yaml.ts";
 

@@ -5,7 +5,7 @@
 import { pythonJsonLoads } from "../../../python/json.ts";
 import { fromJsonValue, pythonEquals, type PyValue, pythonContains, pythonGetItem, pythonIterate, pythonJoin, pythonLenOf, pythonTruthy } from "../../../python/values.ts";
 import { pythonIntBig } from "../../../python/numbers.ts";
-import { pythonMatch, pythonSearch } from "../../../python/re.ts";
+import { pythonMatch, pythonSearch } from "../../../python/re/index.ts";
 import { codePoints, pythonLen, pythonLower, pythonRstrip, pythonStrip, splitWhitespace, splitLines } from "../../../python/str.ts";
 import { IndexError, KeyError } from "../../../python/exception.ts";
 import { evalPythonLiteral } from "../python-literal.ts";

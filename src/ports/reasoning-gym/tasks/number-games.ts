@@ -2,7 +2,7 @@
 // which the library reads with SymPy's parse_expr and here is read by the safe evaluator in
 // arithmetic-expression.ts (exact rationals, no eval).
 import { fromJsonValue, pythonEquals, type PyValue, pythonIterate, pythonSorted } from "../../../python/values.ts";
-import { pythonFindall } from "../../../python/re.ts";
+import { pythonFindall } from "../../../python/re/index.ts";
 import { pythonIntBig } from "../../../python/numbers.ts";
 import { pythonStrip } from "../../../python/str.ts";
 import { evaluateArithmetic, valueToFloat, valueToInt } from "../arithmetic-expression.ts";
