@@ -9,7 +9,8 @@ import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
 import { compilePythonRegexValue } from "../../src/python/re/index.ts";
 import { jsonIterate, jsonRepr, jsonTruthy } from "../../src/python/json-value.ts";
-import { pythonContains, pythonGe, pythonSet } from "./python-ops.ts";
+import { pythonGe, pythonSet } from "./python-ops.ts";
+import { fromJsonValue, pythonContains } from "../../src/python/values.ts";
 
 class NotImplementedError extends Error {
   override name = "NotImplementedError";
@@ -28,7 +29,7 @@ function verifyLines(text: string, verifier: Record<string, unknown>) {
 function verifyMarkers(text: string, verifier: Record<string, unknown>) {
   const expected = "expected_markers" in verifier ? verifier.expected_markers : [];
   const patterns = "patterns" in verifier ? verifier.patterns : [];
-  const missing = jsonIterate(expected).filter((marker) => !pythonContains(text, marker));
+  const missing = jsonIterate(expected).filter((marker) => !pythonContains(text, fromJsonValue(marker)));
   const spurious: string[] = [];
   if (jsonTruthy(patterns)) {
     const expectedMarkers = pythonSet(jsonIterate(expected));

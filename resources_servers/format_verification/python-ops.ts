@@ -1,13 +1,7 @@
 // The few Python operations format_verification applies to `verifier` values, which are free-form JSON: what
-// `for x in v`, `m in text`, `set(v)` and `n >= v` do (or the TypeError they raise, NeMo Gym's 500) when a row
+// `set(v)` and `n >= v` do (or the TypeError they raise, NeMo Gym's 500) when a row
 // holds something other than the usual lists of strings and an int.
 import { jsonTypeName } from "../../src/python/json-value.ts";
-
-/** `marker in text`. */
-export function pythonContains(text: string, marker: unknown): boolean {
-  if (typeof marker !== "string") throw new TypeError(`'in <string>' requires string as left operand, not ${jsonTypeName(marker)}`);
-  return text.includes(marker);
-}
 
 /** `set(values)`, which fails on lists and dicts. */
 export function pythonSet(values: unknown[]): Set<unknown> {

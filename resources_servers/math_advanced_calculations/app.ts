@@ -6,7 +6,7 @@ import { HttpError, RequestValidationError, resourcesServer, tool, type Validati
 import { Complex, floatDivide, floatPow, mathCos, mathLog, mathSin } from "./calculator.ts";
 import { PyException } from "../../src/python/exception.ts";
 import { pythonJsonLoads } from "../../src/python/json.ts";
-import { pythonTypeName, type PyValue } from "../../src/python/values.ts";
+import { pythonIterate, pythonTypeName, type PyValue } from "../../src/python/values.ts";
 import { floatRepr } from "../../src/python/float.ts";
 import { pythonFloat } from "../../src/python/numbers.ts";
 import { laxFloat } from "./pydantic-lax-float.ts";
@@ -173,13 +173,6 @@ function isAmong(expected: PyValue, answers: (number | null)[]): boolean {
   return typeof expected === "number" && answers.some((answer) => answer === expected || (Number.isNaN(expected) && answer !== null && Number.isNaN(answer)));
 }
 
-/** What Python's `for x in value` iterates for a parsed JSON value. */
-function pythonIterate(value: PyValue): PyValue[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") return [...value];
-  if (value instanceof Map) return [...value.keys()];
-  throw new TypeError(`'${pythonTypeName(value)}' object is not iterable`);
-}
 
 /**
  * pydantic's lax int: an integral number, a numeric string or a bool. Only checked, never converted (verify

@@ -3,6 +3,7 @@ import { fromJsonValue, isPyDict, pythonEquals, type PyDict, type PyValue } from
 import { codePoints, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
 import { item, oracleText, type Entry } from "../types.ts";
 import { KeyError } from "../../../python/exception.ts";
+import { pythonStringRepr } from "../../../python/repr.ts";
 
 /** family_relationships: equal after pythonStrip and lower-casing → 1.0. */
 export function familyRelationships(answer: string | null, entry: Entry): number {
@@ -70,7 +71,7 @@ export function shortestPath(answer: string | null, entry: Entry): number {
 /** `metadata[key]` on the Python view of the metadata. */
 function get(mapping: PyValue, key: string): PyValue {
   if (!isPyDict(mapping)) throw new TypeError("object is not subscriptable");
-  if (!mapping.has(key)) throw new KeyError(`'${key}'`);
+  if (!mapping.has(key)) throw new KeyError(pythonStringRepr(key));
   return mapping.get(key)!;
 }
 
