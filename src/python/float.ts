@@ -3,6 +3,7 @@
 // binary value; `toPrecision` rounds ties up), `round(x, n)` (half to even only on an exact tie; `toFixed`
 // rounds ties away from zero), and `statistics.mean()` (the exact sum divided, rounding once). `sum()`,
 // compensated since CPython 3.12, is sum.ts; `math` functions and `int / int` are math.ts.
+import { PyException } from "./exception.ts";
 
 /** |x| = mantissa · 2^exponent exactly, for finite x. */
 export function floatParts(x: number): { mantissa: bigint; exponent: number } {
@@ -31,7 +32,7 @@ export function pythonRound(x: number, ndigits: number): number {
 
 /** `statistics.mean(floats)`: the exact sum divided by the count, rounded once to a double. */
 export function pythonMean(values: readonly number[]): number {
-  if (values.length === 0) throw new Error("mean requires at least one data point");
+  if (values.length === 0) throw new PyException("StatisticsError", "mean requires at least one data point");
   if (values.some((value) => !Number.isFinite(value))) return values.reduce((a, b) => a + b, 0) / values.length;
   // Every value as an integer count of 2^-1074, the smallest subnormal.
   let total = 0n;

@@ -27,3 +27,9 @@ test("bytes repr: a JS string is its UTF-8, printable ASCII kept, every other by
   assert.equal(pythonBytesRepr("it's"), `b"it's"`);
   assert.equal(pythonBytesRepr('{"a": "b\\n"}\n'), `b'{"a": "b\\\\n"}\\n'`);
 });
+
+test("repr(str) escapes \\t, \\r and every unprintable character (the calendar's copy missed \\x00, the calculator's \\t and \\r)", () => {
+  assert.equal(pythonStringRepr('a\x00\t\r\x7f\u200b\xa0😀"'), "'a\\x00\\t\\r\\x7f\\u200b\\xa0😀\"'");
+  assert.equal(pythonStringRepr("it's"), `"it's"`);
+  assert.equal(pythonStringRepr("\u2028 \x85"), "'\\u2028 \\x85'");
+});
