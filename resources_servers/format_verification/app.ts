@@ -11,10 +11,7 @@ import { compilePythonRegexValue } from "../../src/python/re/index.ts";
 import { jsonIterate, jsonRepr, jsonTruthy } from "../../src/python/json-value.ts";
 import { pythonGe, pythonSet } from "./python-ops.ts";
 import { fromJsonValue, pythonContains } from "../../src/python/values.ts";
-
-class NotImplementedError extends Error {
-  override name = "NotImplementedError";
-}
+import { PyException } from "../../src/python/exception.ts";
 
 const compileAll = (patterns: unknown) => jsonIterate(patterns).map((pattern) => compilePythonRegexValue(pattern));
 
@@ -52,7 +49,7 @@ export default resourcesServer({
       let result;
       if (type === "regex" || type === "inline_prose") result = verifyLines(text, verifier);
       else if (type === "string_match") result = verifyMarkers(text, verifier);
-      else throw new NotImplementedError(`Verifier type must be 'regex' or 'string_match', got ${jsonRepr(type)}`);
+      else throw new PyException("NotImplementedError", `Verifier type must be 'regex' or 'string_match', got ${jsonRepr(type)}`);
       return { reward: result.reward, verifier, match_details: result.details };
     },
   },
