@@ -1,6 +1,6 @@
 // Scorers of reasoning-gym's algorithmic (and graph) tasks that override the default.
 import { pythonJsonLoads } from "../../../python/json.ts";
-import { fromJsonValue, pythonEquals, type PyValue, pythonSorted } from "../../../python/values.ts";
+import { fromJsonValue, pythonEquals, pythonIterate, pythonSorted, pythonTypeName, type PyValue } from "../../../python/values.ts";
 import { PyJsonDecodeError } from "../../../python/exception.ts";
 import { pythonFloat } from "../../../python/numbers.ts";
 import { pythonSum } from "../../../python/sum.ts";
@@ -10,13 +10,6 @@ import { PYTHON_SPACE_CHARS } from "../../../python/chars.ts";
 import { codePoints, compareStrings, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
 import { item, oracleText, type Entry } from "../types.ts";
 
-/** `for x in value` over a parsed value: a list's items, a string's characters, a dict's keys. */
-function iterate(value: PyValue): PyValue[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") return codePoints(value);
-  if (value instanceof Map) return [...value.keys()];
-  throw new TypeError("object is not iterable");
-}
 
 /**
  * `floats == sorted(floats[, reverse])`: true exactly when no neighbour is strictly out of order. Without NaN
@@ -51,7 +44,7 @@ export function numberSorting(answer: string | null, entry: Entry): number {
       if (!(error instanceof PyJsonDecodeError)) throw error;
       expected = evalPythonLiteral(oracleSource); // the library's eval() fallback, for its own str(list) oracles
     }
-    const expectedItems = iterate(expected);
+    const expectedItems = pythonIterate(expected);
     if (given.length !== expectedItems.length) return 0;
     const givenFloats = given.map(pythonFloat);
     const expectedFloats = expectedItems.map(pythonFloat);
@@ -69,7 +62,7 @@ const COMMA_SEPARATOR = new RegExp(`,[${PYTHON_SPACE_CHARS}]*`, "u");
 function sequence(value: unknown): readonly unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === "string") return codePoints(value);
-  throw new TypeError("object of this type has no pythonLen()");
+  throw new TypeError(`object of type '${pythonTypeName(value as PyValue)}' has no len()`);
 }
 
 /**
@@ -159,7 +152,7 @@ export function letterJumble(answer: string | null, entry: Entry): number {
 
 /** `sorted([sorted(group) for group in groups], key=lambda g: g[0] if g else "")`. */
 function sortGroups(groups: PyValue): PyValue[][] {
-  const sortedGroups = iterate(groups).map((group) => pythonSorted(iterate(group)));
+  const sortedGroups = pythonIterate(groups).map((group) => pythonSorted(pythonIterate(group)));
   return pythonSorted(sortedGroups, (group) => (group.length > 0 ? group[0]! : ""));
 }
 

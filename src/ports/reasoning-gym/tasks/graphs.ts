@@ -1,5 +1,5 @@
 // Scorers of reasoning-gym's graph tasks that override the default.
-import { fromJsonValue, isPyDict, pythonEquals, type PyDict, type PyValue } from "../../../python/values.ts";
+import { fromJsonValue, isPyDict, pythonEquals, pythonTypeName, type PyDict, type PyValue } from "../../../python/values.ts";
 import { codePoints, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
 import { item, oracleText, type Entry } from "../types.ts";
 import { KeyError } from "../../../python/exception.ts";
@@ -51,7 +51,7 @@ function isValidPath(matrix: unknown, moves: string[]): boolean {
 function codePointsOrItems(row: unknown): readonly unknown[] {
   if (Array.isArray(row)) return row;
   if (typeof row === "string") return codePoints(row);
-  throw new TypeError("object has no pythonLen()");
+  throw new TypeError(`object of type '${pythonTypeName(row as PyValue)}' has no len()`);
 }
 
 /**
