@@ -13,6 +13,9 @@ describe("json-value model", () => {
     assert.equal(jsonStr(Number.NaN), "nan");
     assert.equal(jsonStr(-Infinity), "-inf");
     assert.equal(jsonRepr({ "it's": 1 }), `{"it's": 1}`);
+    // workplace_assistant's old repr left the backslash raw inside double quotes, and \n in a list raw.
+    assert.equal(jsonRepr("it's a\\b"), `"it's a\\\\b"`);
+    assert.equal(jsonStr(["x\n"]), "['x\\n']");
   });
 
   test("type names: a whole number is an int", () => {
