@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { ResponseOutputItem } from "../../src/protocol/index.ts";
 import { resourcesServer } from "../../src/server/index.ts";
+import { AttributeError } from "../../src/python/exception.ts";
 import { gradeAssistantResponse } from "./grading.ts";
 
 /**
@@ -23,10 +24,6 @@ function lastItemText(output: ResponseOutputItem[]): string {
   const first = content[0] as { type: string; text?: string };
   if (first.type !== "output_text" || typeof first.text !== "string") throw new AttributeError("'NeMoGymResponseOutputRefusal' object has no attribute 'text'");
   return first.text;
-}
-
-class AttributeError extends Error {
-  override name = "AttributeError";
 }
 
 export default resourcesServer({

@@ -2,16 +2,20 @@
 // match the expected state: same ids, no overlaps, right durations, inside the day's window, every
 // constraint kept. A port of NeMo Gym's `grade_assistant_response`; every Python exception inside it
 // (a missing field, an unparsable time) scores 0.
-import { fromJsonValue, pythonEquals, pythonJsonLoads, pythonTypeName, type PyValue } from "../../src/python/json.ts";
+import { pythonJsonLoads } from "../../src/python/json.ts";
+import { jsonGetItem } from "../../src/python/json-value.ts";
+import { fromJsonValue, pythonEquals, pythonTypeName, type PyValue, pythonGetItem, pythonStr } from "../../src/python/values.ts";
 import { pythonStrip } from "../../src/python/str.ts";
-import { pythonGetItem, pythonInt, pythonStr } from "../../src/python/values.ts";
+import { KeyError, ValueError } from "../../src/python/exception.ts";
+import { pythonStringRepr } from "../../src/python/repr.ts";
+import { pythonInt } from "../../src/python/numbers.ts";
 
 export type GradeReason = "think_found" | "pass" | "no_json_list" | "different_number_of_events" | "conflicting_events" | "constraint_violated" | "error_in_grading";
 
 /** `event[key]` on an event of the model's list (already Python values). */
-const eventItem = (event: unknown, key: string): PyValue => pythonGetItem(event, key) as PyValue;
+const eventItem = (event: unknown, key: string): PyValue => pythonGetItem(event as PyValue, key);
 /** `expected[key]` on the posted expected state (plain JSON), as Python holds it. */
-const expectedItem = (expected: unknown, key: string): PyValue => fromJsonValue(pythonGetItem(expected, key));
+const expectedItem = (expected: unknown, key: string): PyValue => fromJsonValue(jsonGetItem(expected, key));
 
 /** `start + duration` needs a number (bools count); anything else is Python's TypeError. */
 function durationNumber(value: PyValue): number {
@@ -47,7 +51,8 @@ export function timeToMinutes(time: unknown): number {
 /** `a, b = map(int, text.split(":"))`. */
 function twoInts(text: string): [number, number] {
   const parts = text.split(":");
-  if (parts.length !== 2) throw new Error(`ValueError: expected 2 values to unpack, got ${parts.length}`);
+  if (parts.length < 2) throw new ValueError(`not enough values to unpack (expected 2, got ${parts.length})`);
+  if (parts.length > 2) throw new ValueError("too many values to unpack (expected 2)");
   return [pythonInt(parts[0]), pythonInt(parts[1])];
 }
 
@@ -80,20 +85,20 @@ function conflicts(events: PyValue[], event: PyValue): boolean {
 export function constraintSatisfied(event: unknown, expected: unknown): boolean {
   if (!pythonEquals(eventItem(event, "duration"), expectedItem(expected, "duration"))) return false;
 
-  const minTime = timeToMinutes(pythonGetItem(expected, "min_time"));
-  const maxTime = timeToMinutes(pythonGetItem(expected, "max_time"));
-  const start = timeToMinutes(pythonGetItem(event, "start_time"));
+  const minTime = timeToMinutes(jsonGetItem(expected, "min_time"));
+  const maxTime = timeToMinutes(jsonGetItem(expected, "max_time"));
+  const start = timeToMinutes(eventItem(event, "start_time"));
   const end = start + durationNumber(eventItem(event, "duration"));
   if (start < minTime || end > maxTime) return false;
 
-  const constraint = pythonGetItem(expected, "constraint");
+  const constraint = jsonGetItem(expected, "constraint");
   if (constraint === null) return true;
   if (typeof constraint !== "string") throw new TypeError("constraint is not a string");
   if (constraint.startsWith("before ")) return end <= timeToMinutes(constraint.replaceAll("before ", ""));
   if (constraint.startsWith("after ")) return start >= timeToMinutes(constraint.replaceAll("after ", ""));
   if (constraint.startsWith("between ")) {
     const bounds = constraint.replaceAll("between ", "").split(" and ");
-    if (bounds.length !== 2) throw new Error(`ValueError: Invalid 'between' constraint format: ${constraint}`);
+    if (bounds.length !== 2) throw new ValueError(`Invalid 'between' constraint format: ${constraint}`);
     return start >= timeToMinutes(bounds[0]) && end <= timeToMinutes(bounds[1]);
   }
   if (constraint.startsWith("at ")) return start === timeToMinutes(constraint.replaceAll("at ", ""));
@@ -117,7 +122,7 @@ export function gradeAssistantResponse(text: string, expectedState: Record<strin
     for (const event of calendar) if (conflicts(calendar, event)) return [0, "conflicting_events"];
 
     for (const id of expectedIds) {
-      if (!byId.has(id)) throw new Error(`KeyError: '${id}'`);
+      if (!byId.has(id)) throw new KeyError(pythonStringRepr(id));
       if (!constraintSatisfied(byId.get(id), expectedState[id])) return [0, "constraint_violated"];
     }
   } catch {

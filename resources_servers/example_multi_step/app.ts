@@ -3,9 +3,9 @@
 import { z } from "zod";
 import type { FunctionCall } from "../../src/protocol/index.ts";
 import { resourcesServer, tool } from "../../src/server/index.ts";
-import { isPyDict, pythonEquals, pythonJsonLoads, type PyValue } from "../../src/python/json.ts";
-import { pythonGetItem } from "../../src/python/values.ts";
-import { overlapCount, pythonContains, pythonSetMembers, validateIntList } from "./python-verify.ts";
+import { pythonJsonLoads } from "../../src/python/json.ts";
+import { isPyDict, pythonContains, pythonEquals, pythonGetItem, type PyValue } from "../../src/python/values.ts";
+import { overlapCount, pythonSetMembers, validateIntList } from "./python-verify.ts";
 
 /** Sum of Unicode code points: a deterministic "value" for a word. */
 const synonymValue = (word: string) => [...word].reduce((sum, ch) => sum + ch.codePointAt(0)!, 0);

@@ -2,10 +2,9 @@
 // json.loads'd, so it may hold floats, strings, bools, null or nested values, and every step below either
 // follows Python's rules for them or raises what Python raises (a 500): `set(actual)`, `x in actual`, the
 // division by len(expected), and last pydantic validating the response's `parsed_synonym_values: List[int]`.
-import { PythonReprError } from "../../src/server/index.ts";
-import { isPyDict, pythonEquals, pythonTypeName, type PyValue } from "../../src/python/json.ts";
+import { PydanticValidationError } from "../../src/python/exception.ts";
+import { isPyDict, pythonEquals, pythonIterate, pythonRepr, pythonTypeName, type PyValue } from "../../src/python/values.ts";
 import { codePoints } from "../../src/python/str.ts";
-import { pythonRepr } from "../../src/python/values.ts";
 
 /** The pydantic-core version NeMo Gym's uv.lock pins (pydantic 2.13.4): its errors link to this docs version. */
 const PYDANTIC_DOCS_VERSION = "2.13";
@@ -20,21 +19,9 @@ interface LineError {
 
 /** Python's `set(value)`: the members it holds, or the TypeError an unhashable or non-iterable value raises. */
 export function pythonSetMembers(value: PyValue): PyValue[] {
-  if (typeof value === "string") return codePoints(value);
-  if (isPyDict(value)) return [...value.keys()];
-  if (!Array.isArray(value)) throw new TypeError(`'${pythonTypeName(value)}' object is not iterable`);
-  for (const item of value) if (Array.isArray(item) || isPyDict(item)) throw new TypeError(`unhashable type: '${pythonTypeName(item)}'`);
-  return value;
-}
-
-/** Python's `needle in haystack` for a haystack `set()` accepted (a list, a str, a dict). */
-export function pythonContains(haystack: PyValue, needle: string | bigint): boolean {
-  if (typeof haystack === "string") {
-    if (typeof needle !== "string") throw new TypeError(`'in <string>' requires string as left operand, not ${pythonTypeName(needle)}`);
-    return haystack.includes(needle);
-  }
-  if (isPyDict(haystack)) return typeof needle === "string" && haystack.has(needle);
-  return (haystack as PyValue[]).some((item) => pythonEquals(item, needle));
+  const members = pythonIterate(value);
+  for (const item of members) if (Array.isArray(item) || isPyDict(item)) throw new TypeError(`unhashable type: '${pythonTypeName(item)}'`);
+  return members;
 }
 
 /** `len(set(actual) & set(expected))`: the distinct expected values some member equals (1 == 1.0 == True). */
@@ -74,13 +61,13 @@ function inputRepr(value: PyValue): string {
   return repr.length > 50 ? `${repr.slice(0, 25).join("")}...${repr.slice(-24).join("")}` : repr.join("");
 }
 
-function validationError(errors: LineError[]): PythonReprError {
+function validationError(errors: LineError[]): PydanticValidationError {
   const lines = [`${errors.length} validation error${errors.length === 1 ? "" : "s"} for ${RESPONSE_MODEL}`];
   for (const error of errors) {
     lines.push(error.loc, `  ${error.message} [type=${error.type}, input_value=${inputRepr(error.input)}, input_type=${pythonTypeName(error.input)}]`);
     lines.push(`    For further information visit https://errors.pydantic.dev/${PYDANTIC_DOCS_VERSION}/v/${error.type}`);
   }
-  return new PythonReprError("ValidationError", lines.join("\n"));
+  return new PydanticValidationError(lines.join("\n"));
 }
 
 /** `parsed_synonym_values: List[int]` validating the submission: the ints, or pydantic's ValidationError. */

@@ -3,19 +3,17 @@
 //     `re.search`, no flags, one line at a time); reward 1 iff at least `verify_min_matches` (default 1) do;
 //   string_match — every `expected_markers` string must occur in the answer, and no `patterns` match may be a
 //     marker that was not expected.
-// Any other type is NeMo Gym's NotImplementedError, a 500. Patterns are Python regexes (src/python/re.ts).
+// Any other type is NeMo Gym's NotImplementedError, a 500. Patterns are Python regexes (src/python/re/).
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { compilePythonRegexValue } from "../../src/python/re.ts";
-import { pythonIterate, pythonTruthy } from "../../src/python/json-value.ts";
-import { pythonContains, pythonGe, pythonRepr, pythonSet } from "./python-ops.ts";
+import { compilePythonRegexValue } from "../../src/python/re/index.ts";
+import { jsonIterate, jsonRepr, jsonTruthy } from "../../src/python/json-value.ts";
+import { pythonGe, pythonSet } from "./python-ops.ts";
+import { fromJsonValue, pythonContains } from "../../src/python/values.ts";
+import { PyException } from "../../src/python/exception.ts";
 
-class NotImplementedError extends Error {
-  override name = "NotImplementedError";
-}
-
-const compileAll = (patterns: unknown) => pythonIterate(patterns).map((pattern) => compilePythonRegexValue(pattern));
+const compileAll = (patterns: unknown) => jsonIterate(patterns).map((pattern) => compilePythonRegexValue(pattern));
 
 function verifyLines(text: string, verifier: Record<string, unknown>) {
   const patterns = compileAll("verify_regex" in verifier ? verifier.verify_regex : []);
@@ -28,10 +26,10 @@ function verifyLines(text: string, verifier: Record<string, unknown>) {
 function verifyMarkers(text: string, verifier: Record<string, unknown>) {
   const expected = "expected_markers" in verifier ? verifier.expected_markers : [];
   const patterns = "patterns" in verifier ? verifier.patterns : [];
-  const missing = pythonIterate(expected).filter((marker) => !pythonContains(text, marker));
+  const missing = jsonIterate(expected).filter((marker) => !pythonContains(text, fromJsonValue(marker)));
   const spurious: string[] = [];
-  if (pythonTruthy(patterns)) {
-    const expectedMarkers = pythonSet(pythonIterate(expected));
+  if (jsonTruthy(patterns)) {
+    const expectedMarkers = pythonSet(jsonIterate(expected));
     for (const pattern of compileAll(patterns)) {
       for (const found of pattern.finditer(text)) if (!expectedMarkers.has(found.groups[0]!)) spurious.push(found.groups[0]!);
     }
@@ -51,7 +49,7 @@ export default resourcesServer({
       let result;
       if (type === "regex" || type === "inline_prose") result = verifyLines(text, verifier);
       else if (type === "string_match") result = verifyMarkers(text, verifier);
-      else throw new NotImplementedError(`Verifier type must be 'regex' or 'string_match', got ${pythonRepr(type)}`);
+      else throw new PyException("NotImplementedError", `Verifier type must be 'regex' or 'string_match', got ${jsonRepr(type)}`);
       return { reward: result.reward, verifier, match_details: result.details };
     },
   },

@@ -1,18 +1,7 @@
 // The few Python operations format_verification applies to `verifier` values, which are free-form JSON: what
-// `for x in v`, `m in text`, `set(v)` and `n >= v` do (or the TypeError they raise, NeMo Gym's 500) when a row
+// `set(v)` and `n >= v` do (or the TypeError they raise, NeMo Gym's 500) when a row
 // holds something other than the usual lists of strings and an int.
 import { jsonTypeName } from "../../src/python/json-value.ts";
-import { pythonStr, pythonStringRepr } from "../../src/python/values.ts";
-
-/** `repr(value)` of a JSON value (whole numbers print as ints: JSON cannot tell 1 from 1.0 once parsed). */
-export const pythonRepr = (value: unknown): string =>
-  typeof value === "string" ? pythonStringRepr(value) : typeof value === "number" && Number.isInteger(value) ? String(value) : pythonStr(value);
-
-/** `marker in text`. */
-export function pythonContains(text: string, marker: unknown): boolean {
-  if (typeof marker !== "string") throw new TypeError(`'in <string>' requires string as left operand, not ${jsonTypeName(marker)}`);
-  return text.includes(marker);
-}
 
 /** `set(values)`, which fails on lists and dicts. */
 export function pythonSet(values: unknown[]): Set<unknown> {

@@ -3,9 +3,12 @@
 // the tools' answers, exactly. The final text is ignored.
 import { z } from "zod";
 import { HttpError, RequestValidationError, resourcesServer, tool, type ValidationDetail } from "../../src/server/index.ts";
-import { Complex, floatDivide, floatPow, mathCos, mathLog, mathSin, PythonException } from "./calculator.ts";
-import { pythonJsonLoads, pythonTypeName, type PyValue } from "../../src/python/json.ts";
-import { floatRepr, pythonFloat } from "../../src/python/values.ts";
+import { Complex, floatDivide, floatPow, mathCos, mathLog, mathSin } from "./calculator.ts";
+import { PyException } from "../../src/python/exception.ts";
+import { pythonJsonLoads } from "../../src/python/json.ts";
+import { pythonIterate, pythonTypeName, type PyValue } from "../../src/python/values.ts";
+import { floatRepr } from "../../src/python/float.ts";
+import { pythonFloat } from "../../src/python/numbers.ts";
 import { laxFloat } from "./pydantic-lax-float.ts";
 
 /** A float as NeMo Gym's tool responses print it: Python's repr, and `null` where JSON has no number (inf, nan). */
@@ -117,11 +120,11 @@ function readArguments(input: unknown): Arguments {
 function callWith(name: string, calculator: Calculator, args: Arguments): number | Complex {
   const parameters = Object.keys(calculator.parameters);
   const unexpected = Object.keys(args).find((key) => !parameters.includes(key));
-  if (unexpected) throw new PythonException("TypeError", `${name}() got an unexpected keyword argument '${unexpected}'`);
+  if (unexpected) throw new PyException("TypeError", `${name}() got an unexpected keyword argument '${unexpected}'`);
   const missing = parameters.filter((parameter) => !(parameter in args)).map((parameter) => `'${parameter}'`);
   if (missing.length > 0) {
     const plural = missing.length > 1 ? "s" : "";
-    throw new PythonException("TypeError", `${name}() missing ${missing.length} required positional argument${plural}: ${missing.join(" and ")}`);
+    throw new PyException("TypeError", `${name}() missing ${missing.length} required positional argument${plural}: ${missing.join(" and ")}`);
   }
   return calculator.compute(args as Record<ArgumentName, number>);
 }
@@ -138,7 +141,7 @@ function calculate(name: string, calculator: Calculator, args: Arguments): Solut
   try {
     result = callWith(name, calculator, args);
   } catch (error) {
-    if (error instanceof PythonException) throw new HttpError(500, error.message);
+    if (error instanceof PyException) throw new HttpError(500, error.message);
     throw error;
   }
   // The answer model's `solution: float` refuses a complex number; NeMo Gym sends pydantic's message.
@@ -174,13 +177,6 @@ function isAmong(expected: PyValue, answers: (number | null)[]): boolean {
   return typeof expected === "number" && answers.some((answer) => answer === expected || (Number.isNaN(expected) && answer !== null && Number.isNaN(answer)));
 }
 
-/** What Python's `for x in value` iterates for a parsed JSON value. */
-function pythonIterate(value: PyValue): PyValue[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") return [...value];
-  if (value instanceof Map) return [...value.keys()];
-  throw new TypeError(`'${pythonTypeName(value)}' object is not iterable`);
-}
 
 /**
  * pydantic's lax int: an integral number, a numeric string or a bool. Only checked, never converted (verify

@@ -1,18 +1,8 @@
 // Python's float arithmetic, as the calculator's eleven functions meet it: the same results (libm.ts
 // rounds like glibc) and the same exceptions, whose str() NeMo Gym sends back as a 500's detail.
 import * as libm from "./libm.ts";
-import { complexRepr } from "../../src/python/values.ts";
-
-/** A Python exception: `message` is its str(). */
-export class PythonException extends Error {
-  constructor(
-    readonly pythonType: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = pythonType;
-  }
-}
+import { complexRepr } from "../../src/python/float.ts";
+import { PyException } from "../../src/python/exception.ts";
 
 /** A complex result (a negative number to a fractional power); pydantic refuses it as a float. */
 export class Complex {
@@ -25,11 +15,11 @@ export class Complex {
   }
 }
 
-const DOMAIN_ERROR = () => new PythonException("ValueError", "math domain error");
+const DOMAIN_ERROR = () => new PyException("ValueError", "math domain error");
 
 /** `x / y` on floats. */
 export function floatDivide(x: number, y: number): number {
-  if (y === 0) throw new PythonException("ZeroDivisionError", "float division by zero");
+  if (y === 0) throw new PyException("ZeroDivisionError", "float division by zero");
   return x / y;
 }
 
@@ -76,7 +66,7 @@ export function floatPow(x: number, y: number): number | Complex {
     return isOddInteger(y) && x < 0 ? -0 : 0;
   }
   if (x === 0) {
-    if (y < 0) throw new PythonException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+    if (y < 0) throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
     return isOddInteger(y) ? x : 0;
   }
   let base = x;
@@ -88,7 +78,7 @@ export function floatPow(x: number, y: number): number | Complex {
   }
   if (base === 1) return negate ? -1 : 1;
   const result = libm.pow(base, y);
-  if (!Number.isFinite(result)) throw new PythonException("OverflowError", "(34, 'Numerical result out of range')");
+  if (!Number.isFinite(result)) throw new PyException("OverflowError", "(34, 'Numerical result out of range')");
   return negate ? -result : result;
 }
 
@@ -98,6 +88,6 @@ function complexPow(x: number, y: number): Complex {
   const phase = Math.PI * y; // atan2(0, x) is π for x < 0
   const re = length * libm.cos(phase);
   const im = length * libm.sin(phase);
-  if (!Number.isFinite(re) || !Number.isFinite(im)) throw new PythonException("OverflowError", "complex exponentiation");
+  if (!Number.isFinite(re) || !Number.isFinite(im)) throw new PyException("OverflowError", "complex exponentiation");
   return new Complex(re, im);
 }

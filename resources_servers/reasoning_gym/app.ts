@@ -4,9 +4,9 @@
 // src/ports/reasoning-gym/. The reward is the score, fractional when the task gives partial credit.
 import { z } from "zod";
 import { HttpError, RequestValidationError, resourcesServer } from "../../src/server/index.ts";
-import { pythonTruthy } from "../../src/python/json-value.ts";
+import { jsonStr, jsonTruthy } from "../../src/python/json-value.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
-import { pythonStr, ValueError } from "../../src/python/values.ts";
+import { ValueError } from "../../src/python/exception.ts";
 import { extractAnswer } from "../../src/ports/reasoning-gym/answer-extraction.ts";
 import { LIBRARY_TASKS, scorerFor, UnsupportedTaskError, type Scorer } from "../../src/ports/reasoning-gym/index.ts";
 
@@ -28,9 +28,9 @@ function responseText(response: NeMoGymResponse): string {
  */
 function taskScorer(metadata: Record<string, unknown>): { task: string; scorer: Scorer } {
   const task = metadata.source_dataset;
-  if (!pythonTruthy(task)) throw new ValueError(`No task name found in metadata: ${pythonStr(metadata)}`);
+  if (!jsonTruthy(task)) throw new ValueError(`No task name found in metadata: ${jsonStr(metadata)}`);
   // A name that is no string fails NeMo Gym's response model (task_name: str): also a 500.
-  if (typeof task !== "string") throw new TypeError(`task_name: Input should be a valid string, got ${pythonStr(task)}`);
+  if (typeof task !== "string") throw new TypeError(`task_name: Input should be a valid string, got ${jsonStr(task)}`);
   try {
     return { task, scorer: scorerFor(task) };
   } catch (error) {

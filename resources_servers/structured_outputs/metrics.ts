@@ -1,7 +1,7 @@
 // NeMo Gym's StructuredOutputsResourcesServer.compute_metrics: mean reward per format and per each row
 // attribute the dataset records (problem type, schema representation, tool-call layout, …).
 import { pythonMean } from "../../src/python/float.ts";
-import { pythonTruthy } from "../../src/python/json-value.ts";
+import { jsonTruthy } from "../../src/python/json-value.ts";
 
 type Row = Record<string, unknown>;
 
@@ -26,9 +26,9 @@ const BREAKDOWNS: [string, string, "text" | "flag" | "count"][] = [
 
 
 function groupName(value: unknown, kind: "text" | "flag" | "count"): string | undefined {
-  if (kind === "text") return pythonTruthy(value) ? String(value) : undefined;
+  if (kind === "text") return jsonTruthy(value) ? String(value) : undefined;
   if (value === undefined || value === null) return undefined;
-  if (kind === "flag") return String(pythonTruthy(value));
+  if (kind === "flag") return String(jsonTruthy(value));
   return String(value);
 }
 

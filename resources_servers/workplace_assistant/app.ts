@@ -5,7 +5,7 @@ import { resolveUnderRoots, searchRoots } from "../../src/config/paths.ts";
 import { HttpError, RequestValidationError, resourcesServer, tool } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
 import { Workbench, WORKBENCH_TOOLS } from "./workbench/index.ts";
-import { PyError } from "./workbench/python.ts";
+import { PyException } from "../../src/python/exception.ts";
 import { loadTables, type WorkbenchTables } from "./workbench/tables-dir.ts";
 import type { Kwargs } from "./workbench/tool-spec.ts";
 import { isCorrect } from "./workbench/verify.ts";
@@ -31,7 +31,7 @@ function runAsPythonRoute(workbench: Workbench | undefined, name: string, args: 
   try {
     return { output: workbench.call(name, kwargs) };
   } catch (error) {
-    if (error instanceof PyError) return { output: `Error executing tool '${name}': ${error.message}` };
+    if (error instanceof PyException) return { output: `Error executing tool '${name}': ${error.message}` };
     throw error;
   }
 }

@@ -5,7 +5,9 @@
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
-import { fromJsonValue, isPyDict, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, pythonTypeName, toJsonValue, type PyValue } from "../../src/python/json.ts";
+import { pythonJsonLoads } from "../../src/python/json.ts";
+import { fromJsonValue, isPyDict, pythonEquals, pythonTypeName, toJsonValue, type PyValue } from "../../src/python/values.ts";
+import { PyJsonDecodeError } from "../../src/python/exception.ts";
 
 interface PredictedCall {
   name: string;
@@ -18,7 +20,7 @@ function normalizeArguments(value: PyValue): PyValue {
     try {
       return pythonJsonLoads(value);
     } catch (error) {
-      if (error instanceof PythonJsonDecodeError) return new Map();
+      if (error instanceof PyJsonDecodeError) return new Map();
       throw error;
     }
   }

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
 import { raiseForStatus } from "../../src/client/index.ts";
 import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
-import { pythonJsonDecodeErrorRepr } from "./python-json-error.ts";
+import { PyException, PyJsonDecodeError } from "../../src/python/exception.ts";
+import { jsonLoads, jsonTypeName } from "../../src/python/json-value.ts";
 
 const ServerRef = <T extends string>(type: T) => z.object({ type: z.literal(type), name: z.string() });
 
@@ -31,6 +32,12 @@ function addUsage(total: Usage | null, next: Usage | null | undefined): Usage | 
 
 /** NeMo Gym's FunctionCallOutput as it serializes (id and status unset). */
 const functionCallOutput = (callId: string, output: string) => ({ call_id: callId, output, type: "function_call_output", id: null, status: null });
+
+/** `json.loads(arguments)`: Python's reader, and its TypeError for arguments that are not a str. */
+function loadArguments(text: unknown): unknown {
+  if (typeof text !== "string") throw new PyException("TypeError", `the JSON object must be str, bytes or bytearray, not ${jsonTypeName(text)}`);
+  return jsonLoads(text);
+}
 
 export default responsesApiAgent({
   name: "SimpleAgent",
@@ -68,9 +75,11 @@ export default responsesApiAgent({
       for (const call of calls) {
         let args: unknown;
         try {
-          args = JSON.parse(call.arguments);
+          args = loadArguments(call.arguments);
         } catch (error) {
-          newOutputs.push(functionCallOutput(call.call_id, pythonJsonDumps({ error: `Invalid tool call arguments: ${pythonJsonDecodeErrorRepr(call.arguments, error)}` })));
+          // NeMo Gym catches (json.JSONDecodeError, TypeError) and feeds back `{e!r}`; anything else is a 500.
+          if (!(error instanceof PyJsonDecodeError || (error instanceof PyException && error.type === "TypeError"))) throw error;
+          newOutputs.push(functionCallOutput(call.call_id, pythonJsonDumps({ error: `Invalid tool call arguments: ${error.repr()}` })));
           continue;
         }
         // Tool errors (404 unknown tool, 422 bad arguments, 500) are not raised: the model reads them.

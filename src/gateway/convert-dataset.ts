@@ -5,7 +5,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../rollouts/jsonl.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
-import { pythonTruthy } from "../python/json-value.ts";
+import { jsonTruthy } from "../python/json-value.ts";
 
 export interface RelaxRow {
   input: JsonValue[];
@@ -19,7 +19,7 @@ const LIFTED_PARAMS = new Set(["input", "tools", "parallel_tool_calls", "instruc
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 // Python truthiness, as the reference converter tests `instructions`.
-const truthy = pythonTruthy;
+const truthy = jsonTruthy;
 
 /** GSM8K benchmark rows carry `question` and `expected_answer` instead of responses_create_params. */
 function gsm8kParams(row: JsonObject): JsonObject {

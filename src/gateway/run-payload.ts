@@ -1,7 +1,7 @@
 // The two translations at the Gym boundary: a trial becomes a NeMo Gym `/run` row, and a `/run` reply
 // becomes the gateway's result (reward, completed/truncated, metrics). Pure functions; no I/O.
 import { isJsonObject, type JsonObject, type JsonValue, type TrialRequest, type TrialReward } from "./types.ts";
-import { pythonTruthy } from "../python/json-value.ts";
+import { jsonTruthy } from "../python/json-value.ts";
 
 export { isJsonObject };
 
@@ -52,7 +52,7 @@ function fromRelaxRow(task: JsonObject, generation: JsonObject): JsonObject {
   const params: JsonObject = { input: messages, ...preserved };
   if ("tools" in metadata) params.tools = metadata.tools;
   if ("parallel_tool_calls" in metadata) params.parallel_tool_calls = metadata.parallel_tool_calls;
-  if (pythonTruthy(metadata.developer_message)) params.instructions = metadata.developer_message;
+  if (jsonTruthy(metadata.developer_message)) params.instructions = metadata.developer_message;
   const configured = generation.responses_create_params;
   if (isJsonObject(configured)) Object.assign(params, structuredClone(configured));
 
@@ -94,7 +94,7 @@ export function normalizeRunResult(environment: string, payload: unknown): RunRe
   // R2E-Gym scores 0 both for "no patch" and "patch applied, tests failed"; the second is progress GRPO should see.
   if (environment === "r2e_gym" && reward === 0 && metrics.patch_exists === true) reward = 0.1;
   return {
-    status: pythonTruthy(reply.truncated) ? "truncated" : "completed",
+    status: jsonTruthy(reply.truncated) ? "truncated" : "completed",
     reward,
     metrics,
     artifact_ref: typeof reply.artifact_ref === "string" ? reply.artifact_ref : null,

@@ -1,7 +1,7 @@
 // POST /aggregate_metrics, computed as NeMo Gym computes it (nemo_gym/reward_profile.py): the reward
 // profile of every numeric field per task and overall, then the server's own computeMetrics merged in and
 // the headline key_metrics picked out. Also what rollout collection posts for each persisted line.
-import { pythonTruthy } from "../python/json-value.ts";
+import { jsonTruthy } from "../python/json-value.ts";
 import { prepareForSerialization, profileFromData, compareIndex, AGENT_REF_KEY, ROLLOUT_INDEX_KEY, TASK_INDEX_KEY } from "./reward-profile.ts";
 
 import type { VerifyRecord } from "./reward-profile.ts";
@@ -55,7 +55,7 @@ export async function computeAggregateMetrics(verifyResponses: VerifyRecord[], h
   if (hooks.computeMetrics) {
     const { per_task_metrics: perTaskMetrics, ...custom } = await hooks.computeMetrics(groupByTask(verifyResponses));
     if (Array.isArray(perTaskMetrics) && perTaskMetrics.length > 0) mergePerTaskMetrics(groupLevelMetrics, perTaskMetrics);
-    else if (pythonTruthy(perTaskMetrics)) throw new TypeError("computeMetrics returned a per_task_metrics that is not a list");
+    else if (jsonTruthy(perTaskMetrics)) throw new TypeError("computeMetrics returned a per_task_metrics that is not a list");
     Object.assign(agentMetrics, custom);
   }
 
@@ -90,7 +90,7 @@ export function stripForAggregation(rolloutLine: Record<string, unknown>): Verif
   }
   const response = rolloutLine.response;
   const usage = response !== null && typeof response === "object" ? (response as Record<string, unknown>).usage : undefined;
-  if (pythonTruthy(usage)) stripped.response = { usage };
+  if (jsonTruthy(usage)) stripped.response = { usage };
   return stripped;
 }
 

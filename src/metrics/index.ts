@@ -13,7 +13,7 @@ export {
   type PassMajorityResult,
   type ScoreFn,
 } from "./pass-at-k.ts";
-export { describe, columnStats, numpySum, pythonSum, type ColumnStats } from "./stats.ts";
+export { describe, columnStats, numpySum, type ColumnStats } from "./stats.ts";
 export {
   alignRowsAndResults,
   prepareForSerialization,

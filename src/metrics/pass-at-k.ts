@@ -5,8 +5,10 @@
 // Sums, means and the binomial ratio follow NeMo Gym's Python so results agree to the last bit for the
 // usual sizes (exact binomials up to 256 rollouts per task, a product form beyond that).
 import type { VerifyRecord } from "./reward-profile.ts";
-import { comparePython, pythonStr, pythonTruthy } from "../python/json-value.ts";
-import { PythonSum, pythonSampleStdDev, pythonSum } from "./stats.ts";
+import { compareStrings } from "../python/str.ts";
+import { jsonStr, jsonTruthy } from "../python/json-value.ts";
+import { pythonSampleStdDev } from "./stats.ts";
+import { PythonSum, pythonSum } from "../python/sum.ts";
 
 /** Named scores of one rollout; booleans count as 0/1. */
 export type ScoreFn = (rollout: VerifyRecord) => Record<string, number | boolean>;
@@ -105,7 +107,7 @@ function passMajority(tasks: VerifyRecord[][], scoreFn: ScoreFn = defaultScoreFn
 
   const names = new Set<string>();
   for (const taskScores of allScoreDicts) for (const scores of taskScores) for (const name in scores) names.add(name);
-  const scoreNames = [...names].sort(comparePython);
+  const scoreNames = [...names].sort(compareStrings);
 
   const seriesByName = scoreNames.map((name) => allScoreDicts.map((taskScores, i) => scoreSeries(taskScores, name, answerKey === undefined ? undefined : allAnswers[i])));
 
@@ -210,9 +212,9 @@ export function computeSubsetMetrics(
   const subsets = new Map<unknown, { label: string; tasks: VerifyRecord[][] }>();
   for (const rollouts of tasks) {
     const value = rollouts.length > 0 ? rollouts[0][subsetKey] : undefined;
-    if (!pythonTruthy(value)) continue;
+    if (!jsonTruthy(value)) continue;
     const mapKey = typeof value === "object" ? JSON.stringify(value) : value;
-    if (!subsets.has(mapKey)) subsets.set(mapKey, { label: pythonStr(value), tasks: [] });
+    if (!subsets.has(mapKey)) subsets.set(mapKey, { label: jsonStr(value), tasks: [] });
     subsets.get(mapKey)!.tasks.push(rollouts);
   }
   const metrics: Record<string, number> = {};

@@ -3,6 +3,7 @@
 // median → std, sample std, the single-rollout std rule, undefined statistics dropped). Used by
 // /aggregate_metrics and by the offline reward profile.
 import { columnStats } from "./stats.ts";
+import { jsonRepr } from "../python/json-value.ts";
 
 /** One verify response as posted to /aggregate_metrics. */
 export type VerifyRecord = Record<string, unknown>;
@@ -297,12 +298,8 @@ export function compareIndex(a: unknown, b: unknown): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-function pythonRepr(value: unknown): string {
-  return typeof value === "string" ? `'${value}'` : String(value);
-}
-
 function pythonTuple(key: RolloutKey): string {
-  return `(${pythonRepr(key[0])}, ${pythonRepr(key[1])})`;
+  return `(${jsonRepr(key[0])}, ${jsonRepr(key[1])})`;
 }
 
 function pythonKeyList(keys: { key: RolloutKey }[]): string {

@@ -1,6 +1,8 @@
 // Numeric building blocks for metrics, written so results match NeMo Gym's Python to the last bit where
-// that is practical: the per-column statistics follow pandas (which sums with numpy's pairwise summation),
-// and the pass@k family follows CPython 3.12's builtin `sum` (Neumaier-compensated for floats).
+// that is practical: the per-column statistics follow pandas (which sums with numpy's pairwise summation, kept
+// here: only these pandas statistics use it), and the pass@k family follows CPython 3.12's builtin `sum`
+// (Neumaier-compensated for floats; src/python/sum.ts).
+import { PythonSum } from "../python/sum.ts";
 
 /** A value pandas would treat as missing: absent, null, or NaN. */
 export function isMissing(value: number | null | undefined): value is null | undefined {
@@ -35,40 +37,6 @@ function pairwiseSum(values: readonly number[], start: number, count: number): n
   let half = Math.floor(count / 2);
   half -= half % 8;
   return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, count - half);
-}
-
-/**
- * CPython 3.12's builtin `sum` over floats, kept as a running total: the first value starts the total,
- * later ones are added with Neumaier's compensation, and `value()` folds the compensation in when it is
- * finite. The value after n additions is exactly `sum()` of those n values, so prefixes cost nothing extra.
- */
-export class PythonSum {
-  private total = 0;
-  private compensation = 0;
-  private empty = true;
-
-  add(x: number): void {
-    if (this.empty) {
-      this.total = 0 + x;
-      this.empty = false;
-      return;
-    }
-    const next = this.total + x;
-    if (Math.abs(this.total) >= Math.abs(x)) this.compensation += this.total - next + x;
-    else this.compensation += x - next + this.total;
-    this.total = next;
-  }
-
-  value(): number {
-    return this.compensation !== 0 && Number.isFinite(this.compensation) ? this.total + this.compensation : this.total;
-  }
-}
-
-/** CPython 3.12's builtin `sum` over floats (Neumaier-compensated); `[]` sums to 0. */
-export function pythonSum(values: Iterable<number>): number {
-  const sum = new PythonSum();
-  for (const x of values) sum.add(x);
-  return sum.value();
 }
 
 /**

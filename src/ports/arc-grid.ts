@@ -3,7 +3,8 @@
 // (`\boxed{1 2\n3 4}`, NVARC's `Board.from_text`), and a JSON grid handed to nvarc mostly collapses into nothing.
 // Regex classes are Python's on `str` patterns: `\s` is str.isspace(), `\w` is [\p{L}\p{N}_], `\d` is \p{Nd}.
 import { z } from "zod";
-import { PythonJsonDecodeError, pythonJsonLoads } from "../python/json.ts";
+import { pythonJsonLoads } from "../python/json.ts";
+import { PyJsonDecodeError } from "../python/exception.ts";
 import { PYTHON_SPACE_CHARS as SPACE, PYTHON_WORD_CHARS as WORD } from "../python/chars.ts";
 import { pythonStrip } from "../python/str.ts";
 
@@ -57,7 +58,7 @@ export function parseJsonGrid(text: string): Grid | null {
       // Not a JSONDecodeError (an int of more than 4300 digits) propagates: NeMo Gym answers 500 there too.
       value = pythonJsonLoads(candidate.replace(WHITESPACE_RUN, ""));
     } catch (error) {
-      if (error instanceof PythonJsonDecodeError) continue;
+      if (error instanceof PyJsonDecodeError) continue;
       throw error;
     }
     if (isIntGrid(value) && value.length > 0 && value[0]!.length > 0) return value.map((row) => row.map(Number));

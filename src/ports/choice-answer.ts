@@ -1,20 +1,16 @@
 // Multiple-choice answer extraction as NeMo Gym's mcqa and gpqa_diamond servers do it: which option letters a
 // row allows, the per-row `template_metadata.output_regex`, mcqa's four grading modes and gpqa's
-// `extract_letter`. Every regex is NeMo Gym's own Python pattern, run with Python's semantics (src/python/re.ts),
+// `extract_letter`. Every regex is NeMo Gym's own Python pattern, run with Python's semantics (src/python/re/),
 // so `\b`, `\s`, `$` and IGNORECASE behave as they do there; string helpers follow Python's `str` methods.
 import { isAlpha, isUpper, pythonLen, pythonStrip, splitWhitespace } from "../python/str.ts";
-import { pythonIterate } from "../python/json-value.ts";
-import { compilePythonRegex, compilePythonRegexValue, PythonRegexError, type PythonRegexFlags } from "../python/re.ts";
+import { jsonIterate } from "../python/json-value.ts";
+import { AttributeError, PyRegexError } from "../python/exception.ts";
+import { compilePythonRegex, compilePythonRegexValue, type PythonRegexFlags } from "../python/re/index.ts";
 
 /** A dataset option: `{"A": "option text"}` (a null text means the option is absent). */
 export type ChoiceOption = Record<string, string | null>;
 
 export type GradingMode = "strict_single_letter_boxed" | "lenient_boxed" | "lenient_answer_colon" | "lenient_answer_colon_md";
-
-/** Python's AttributeError (a value without the method NeMo Gym calls on it). */
-export class AttributeError extends Error {
-  override name = "AttributeError";
-}
 
 // ---- Python str methods ----
 
@@ -61,7 +57,7 @@ export function letterFromTemplateRegex(text: string, pattern: unknown, allowed:
   try {
     matches = compilePythonRegexValue(pattern, { ignoreCase: true }).findall(text);
   } catch (error) {
-    if (error instanceof PythonRegexError) return undefined;
+    if (error instanceof PyRegexError) return undefined;
     throw error;
   }
   if (matches.length === 0) return undefined;
@@ -81,7 +77,7 @@ export function letterFromTemplateRegex(text: string, pattern: unknown, allowed:
 /** mcqa's `output_regex`: one pattern, or a list tried in order until one gives a letter. */
 export function letterFromTemplateRegexes(text: string, patterns: unknown, allowed: Set<string>, options: ChoiceOption[] | null | undefined): string | undefined {
   if (typeof patterns === "string") return letterFromTemplateRegex(text, patterns, allowed, options);
-  for (const pattern of pythonIterate(patterns)) {
+  for (const pattern of jsonIterate(patterns)) {
     const letter = letterFromTemplateRegex(text, pattern, allowed, options);
     if (letter !== undefined) return letter;
   }

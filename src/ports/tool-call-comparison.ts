@@ -6,7 +6,9 @@
 // call this module; it knows nothing about HTTP.
 import { z } from "zod";
 import type { ResponseOutputItem } from "../protocol/index.ts";
-import { isPyDict, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, type PyValue } from "../python/json.ts";
+import { pythonJsonLoads } from "../python/json.ts";
+import { isPyDict, pythonEquals, type PyValue } from "../python/values.ts";
+import { PyJsonDecodeError } from "../python/exception.ts";
 import { splitWhitespace } from "../python/str.ts";
 
 // ---- actions: the same shape on both sides of a comparison ----
@@ -215,7 +217,7 @@ export function compareToolCall(expected: FunctionCallAction, actual: FunctionCa
   try {
     actualArguments = pythonJsonLoads(actual.arguments);
   } catch (error) {
-    if (error instanceof PythonJsonDecodeError) return { reward: 0, category: StepRewardCategory.ARGUMENTS_DECODE_ERROR };
+    if (error instanceof PyJsonDecodeError) return { reward: 0, category: StepRewardCategory.ARGUMENTS_DECODE_ERROR };
     throw error;
   }
   const result = compareArgumentValues(expectedArguments, actualArguments, config);

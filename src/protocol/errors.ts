@@ -1,5 +1,6 @@
 // FastAPI-shaped error bodies, so clients written for NeMo Gym read our errors unchanged.
 import type { z } from "zod";
+import { jsonRepr } from "../python/json-value.ts";
 
 export interface ValidationDetail {
   type: string;
@@ -64,10 +65,6 @@ const TYPE_NAMES: Record<string, [string, string]> = {
   null: ["none_required", "Input should be None"],
 };
 
-function pyRepr(value: unknown): string {
-  return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
-}
-
 /** pydantic's errors for numeric bounds (gt, ge, lt, le) and lengths (min_length, max_length). */
 function boundDetail(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, loc: (string | number)[], input: unknown): ValidationDetail {
   const small = issue.code === "too_small";
@@ -108,7 +105,7 @@ function detailFromIssue(issue: z.core.$ZodIssue, body: unknown, locPrefix: (str
         input: valueAt(body, [...path, key]),
       }));
     case "invalid_value": {
-      const options = issue.values.map(pyRepr);
+      const options = issue.values.map(jsonRepr);
       const expected = options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options.at(-1)}` : options[0];
       return [{ type: "literal_error", loc, msg: `Input should be ${expected}`, input, ctx: { expected } }];
     }
@@ -139,42 +136,4 @@ export function detailsFromZodIssues(issues: readonly z.core.$ZodIssue[], body: 
 
 export function validationErrorFromZod(error: z.ZodError, body: unknown, locPrefix: (string | number)[] = ["body"]): RequestValidationError {
   return new RequestValidationError(error.issues.flatMap((issue) => detailFromIssue(issue, body, locPrefix)));
-}
-
-/** An exception whose Python repr() is not `Name('message')`: pydantic's ValidationError's repr is its whole report. */
-export class PythonReprError extends Error {
-  constructor(
-    name: string,
-    readonly pythonRepr: string,
-  ) {
-    super(pythonRepr);
-    this.name = name;
-  }
-}
-
-/** Python repr() of an exception, e.g. `KeyError('foo')`: what NeMo Gym puts in its 500 bodies. */
-export function pythonStyleRepr(error: unknown): string {
-  if (error instanceof PythonReprError) return error.pythonRepr;
-  if (!(error instanceof Error)) return "An unknown error occurred";
-  const message = error.message;
-  const quoted = message.includes("'") && !message.includes('"') ? `"${message}"` : `'${message.replace(/'/g, "\\'")}'`;
-  return `${error.name}(${quoted})`;
-}
-
-/** Python's bytes repr, b'…', as NeMo Gym embeds inner-server bodies in its 500 strings. */
-export function pythonBytesRepr(text: string): string {
-  const bytes = Buffer.from(text, "utf8");
-  const useDouble = bytes.includes(0x27) && !bytes.includes(0x22);
-  const quote = useDouble ? '"' : "'";
-  let out = "";
-  for (const byte of bytes) {
-    if (byte === 0x5c) out += "\\\\";
-    else if (byte === 0x0a) out += "\\n";
-    else if (byte === 0x0d) out += "\\r";
-    else if (byte === 0x09) out += "\\t";
-    else if (byte === quote.charCodeAt(0)) out += `\\${quote}`;
-    else if (byte < 0x20 || byte >= 0x7f) out += `\\x${byte.toString(16).padStart(2, "0")}`;
-    else out += String.fromCharCode(byte);
-  }
-  return `b${quote}${out}${quote}`;
 }

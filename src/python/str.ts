@@ -116,3 +116,10 @@ export function compareStrings(a: string, b: string): number {
   }
   return left.length - right.length;
 }
+
+/** `text.splitlines()`: every line boundary Python knows, `\r\n` as one. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { InputError, type Row } from "./jsonl.ts";
-import { pythonStr } from "../python/json-value.ts";
+import { jsonStr } from "../python/json-value.ts";
 import { formatZodIssues } from "../config/zod-issues.ts";
 
 export const PromptConfigSchema = z.object({ user: z.string(), system: z.string().nullish() });
@@ -31,7 +31,7 @@ export function fillTemplate(template: string, row: Row): string {
     if (match === "{{") return "{";
     if (match === "}}") return "}";
     if (!(name! in row)) throw new InputError(`Prompt template references field '${name}' but the data row only has fields: ${Object.keys(row).join(", ")}`);
-    return pythonStr(row[name!]);
+    return jsonStr(row[name!]);
   });
 }
 

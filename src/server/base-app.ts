@@ -4,8 +4,10 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
-import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError, pythonBytesRepr, pythonStyleRepr } from "../protocol/errors.ts";
+import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError } from "../protocol/errors.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
+import { pythonBytesRepr } from "../python/repr.ts";
+import { exceptionRepr } from "../python/exception.ts";
 import { ARRAY_ENCODING_HEADER, FLOAT_FIELDS, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 
 declare module "fastify" {
@@ -127,7 +129,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
       return sendJsonString(reply, 500, `Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`);
     }
     process.stderr.write(`[${options.sessionCookieName}] ${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}\n`);
-    return sendJsonString(reply, 500, pythonStyleRepr(error));
+    return sendJsonString(reply, 500, exceptionRepr(error));
   });
 
   app.get("/", async () => ({ status: "ok" }));

@@ -11,8 +11,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROJECT_ROOT } from "../config/index.ts";
 import { stringifyWire } from "../protocol/wire-json.ts";
-import { HttpError, pythonStyleRepr, RequestValidationError } from "../protocol/errors.ts";
+import { HttpError, RequestValidationError } from "../protocol/errors.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
+import { exceptionRepr } from "../python/exception.ts";
 import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
 import type { RequestSignals } from "./request-abort.ts";
@@ -61,7 +62,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     } catch (error) {
       if (error instanceof RequestValidationError || error instanceof HttpError) return errorResult(stringifyWire({ detail: error.detail }));
       process.stderr.write(`[${options.sessionCookieName}] MCP tools/call ${name} failed: ${(error as Error)?.stack ?? error}\n`);
-      return errorResult(pythonStyleRepr(error));
+      return errorResult(exceptionRepr(error));
     }
     // The text is byte for byte what POST /<tool> answers; objects are also given as structured content.
     const text = t.formatOutput ? t.formatOutput(output) : typeof output === "string" ? output : stringifyWire(output, { encoding: "json" });

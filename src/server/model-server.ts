@@ -12,7 +12,7 @@ import { chatCompletionSse, sanitizeStreamingChatBody } from "../models/chat-str
 import { ChatConversionError } from "../models/chat-conversion/index.ts";
 import { chatToResponsesParams, responseToChatCompletion } from "../models/chat-via-responses.ts";
 import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
-import { pythonTruthy } from "../python/json-value.ts";
+import { jsonTruthy } from "../python/json-value.ts";
 import { parseBody } from "./base-app.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { HttpError, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
@@ -121,7 +121,7 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         const response = await responses(request, parsed.data, converted);
         const message = responsesToAnthropicMessage(response, typeof body.model === "string" && body.model ? body.model : response.model);
         // NeMo Gym tests `if body.get("stream")`: 1 and "yes" stream too.
-        if (pythonTruthy(body.stream)) return sendSse(reply, anthropicMessageToSse(message));
+        if (jsonTruthy(body.stream)) return sendSse(reply, anthropicMessageToSse(message));
         // Anthropic messages carry no Python floats; a tool input `{"temperature": 1}` stays `1`.
         reply.wireFloatFields = NO_FLOAT_FIELDS;
         return message;

@@ -1,8 +1,8 @@
 // Column statistics and sums with the rounding behaviour of the Python they mirror (pandas/numpy for the
-// reward profile, CPython 3.12's builtin sum for the pass@k family).
+// reward profile; CPython 3.12's builtin sum is tests/python/sum.test.ts).
 import { test, describe as suite } from "node:test";
 import assert from "node:assert/strict";
-import { columnStats, describe, numpySum, pythonSum } from "../../src/metrics/index.ts";
+import { columnStats, describe, numpySum } from "../../src/metrics/index.ts";
 
 const naiveSum = (values: number[]) => values.reduce((total, x) => total + x, 0);
 
@@ -22,18 +22,6 @@ suite("numpySum", () => {
     // 300 values: 144 + 156, then 72 + 72 and 72 + 84; the sum stays exact for integers either way
     const values = Array.from({ length: 300 }, (_, i) => i);
     assert.equal(numpySum(values), (299 * 300) / 2);
-  });
-});
-
-suite("pythonSum", () => {
-  test("compensated like CPython 3.12's sum()", () => {
-    assert.equal(pythonSum(Array<number>(10).fill(0.1)), 1);
-    assert.equal(pythonSum([1e100, 1.0, -1e100]), 1);
-    assert.equal(pythonSum([]), 0);
-  });
-
-  test("an infinite total stays infinite", () => {
-    assert.equal(pythonSum([Number.MAX_VALUE, Number.MAX_VALUE]), Infinity);
   });
 });
 

@@ -2,26 +2,8 @@
 // NeMo Gym's Python functions return for the same input (checked with python3 against its app.py).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  allowedLetters,
-  answerColonLetter,
-  answerColonMarkdownLetter,
-  AttributeError,
-  boxedOptionLetter,
-  containsAmbiguousChoiceList,
-  extractBoxedInner,
-  extractGpqaAnswer,
-  extractMcqaAnswer,
-  gpqaLetter,
-  letterFromTemplateRegex,
-  letterFromTemplateRegexes,
-  normalizeExtractedAnswer,
-  normalizeForMatch,
-  stripLatexTextWrappers,
-  strictBoxedLetter,
-  type ChoiceOption,
-  type GradingMode,
-} from "../../src/ports/choice-answer.ts";
+import { allowedLetters, answerColonLetter, answerColonMarkdownLetter, boxedOptionLetter, containsAmbiguousChoiceList, extractBoxedInner, extractGpqaAnswer, extractMcqaAnswer, gpqaLetter, letterFromTemplateRegex, letterFromTemplateRegexes, normalizeExtractedAnswer, normalizeForMatch, stripLatexTextWrappers, strictBoxedLetter, type ChoiceOption, type GradingMode } from "../../src/ports/choice-answer.ts";
+import { AttributeError } from "../../src/python/exception.ts";
 
 const OPTIONS: ChoiceOption[] = [{ A: "Karyotyping" }, { B: "Polymerase Chain Reaction (PCR)" }, { C: "Whole-genome sequencing" }, { D: "Chromosome painting" }];
 const ABCD = allowedLetters(OPTIONS);

@@ -1,7 +1,9 @@
 // JSON read and compared as Python's json.loads and == do: what verifiers need for parity with NeMo Gym.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { fromJsonValue, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, pythonTypeName, toJsonValue } from "../../src/python/json.ts";
+import { pythonJsonLoads } from "../../src/python/json.ts";
+import { fromJsonValue, pythonEquals, pythonTypeName, toJsonValue } from "../../src/python/values.ts";
+import { PyJsonDecodeError } from "../../src/python/exception.ts";
 
 describe("pythonJsonLoads", () => {
   test("ints stay ints (any size) and numbers with a fraction or exponent are floats", () => {
@@ -54,13 +56,13 @@ describe("pythonJsonLoads", () => {
       ['{"a":', "Expecting value: line 1 column 6 (char 5)"],
     ];
     for (const [text, message] of cases) {
-      assert.throws(() => pythonJsonLoads(text), (error: unknown) => error instanceof PythonJsonDecodeError && error.message === message, JSON.stringify(text));
+      assert.throws(() => pythonJsonLoads(text), (error: unknown) => error instanceof PyJsonDecodeError && error.message === message, JSON.stringify(text));
     }
   });
 
   test("whitespace around values is JSON's four characters only", () => {
     assert.equal(pythonJsonLoads(" \t\r\n 1 \n"), 1n);
-    assert.throws(() => pythonJsonLoads("\u00a01"), PythonJsonDecodeError);
+    assert.throws(() => pythonJsonLoads("\u00a01"), PyJsonDecodeError);
   });
 });
 

@@ -3,19 +3,8 @@
 // difference is a bug.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  compilePythonRegex,
-  pythonFindall,
-  pythonFinditer,
-  pythonFullmatch,
-  pythonMatch,
-  pythonSearch,
-  pythonSplit,
-  pythonSub,
-  PythonRegexError,
-  UnsupportedPythonRegexError,
-  type PythonRegexFlags,
-} from "../../src/python/re.ts";
+import { compilePythonRegex, pythonFindall, pythonFinditer, pythonFullmatch, pythonMatch, pythonSearch, pythonSplit, pythonSub, UnsupportedPythonRegexError, type PythonRegexFlags } from "../../src/python/re/index.ts";
+import { PyRegexError } from "../../src/python/exception.ts";
 
 type Case = [pattern: string, flags: PythonRegexFlags, text: string, findall: unknown[], search: (string | null)[] | null, match: string | null, fullmatch: string | null];
 
@@ -187,8 +176,8 @@ describe("python-regex: re.split and re.sub reproduced", () => {
       assert.equal(compilePythonRegex(pattern).sub(template, text, count), result);
     });
   }
-  test("templates Python rejects throw PythonRegexError; an unknown group name is Python's IndexError", () => {
-    for (const [pattern, template] of PYTHON_TEMPLATE_ERRORS) assert.throws(() => pythonSub(pattern, template, "a"), PythonRegexError, template);
+  test("templates Python rejects throw PyRegexError; an unknown group name is Python's IndexError", () => {
+    for (const [pattern, template] of PYTHON_TEMPLATE_ERRORS) assert.throws(() => pythonSub(pattern, template, "a"), PyRegexError, template);
     assert.throws(() => pythonSub("a", "\\g<y>", "a"), { name: "IndexError", message: "unknown group name 'y'" });
   });
 });
@@ -269,8 +258,8 @@ describe("python-regex: the rules one by one", () => {
     assert.ok(pythonSearch("é", "É", { ignoreCase: true }));
   });
 
-  test("patterns Python rejects throw PythonRegexError (re.error)", () => {
-    for (const pattern of PYTHON_ERRORS) assert.throws(() => compilePythonRegex(pattern), PythonRegexError, pattern);
+  test("patterns Python rejects throw PyRegexError (re.error)", () => {
+    for (const pattern of PYTHON_ERRORS) assert.throws(() => compilePythonRegex(pattern), PyRegexError, pattern);
   });
 
   test("valid Python that JS cannot express throws UnsupportedPythonRegexError naming the construct", () => {
@@ -336,7 +325,7 @@ describe("python-regex: as the instruction checkers use it", () => {
   });
 
   test("patterns Python refuses are errors", () => {
-    assert.throws(() => compilePythonRegex("(unclosed"), PythonRegexError);
-    assert.throws(() => compilePythonRegex("\\q"), PythonRegexError);
+    assert.throws(() => compilePythonRegex("(unclosed"), PyRegexError);
+    assert.throws(() => compilePythonRegex("\\q"), PyRegexError);
   });
 });

@@ -4,7 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { extractJsonList, gradeAssistantResponse, timeToMinutes } from "../grading.ts";
 import { pythonJsonLoads } from "../../../src/python/json.ts";
-import { pythonInt, pythonStr } from "../../../src/python/values.ts";
+import { pythonStr, type PyValue } from "../../../src/python/values.ts";
+import { pythonInt } from "../../../src/python/numbers.ts";
 
 test("12-hour times: with or without minutes; 12am is midnight, 12pm is noon", () => {
   assert.equal(timeToMinutes("10am"), 600);
@@ -38,9 +39,9 @@ test("int() as Python reads it: whitespace, sign, underscores between digits, an
 });
 
 test("json.loads keeps ints and floats apart and reads NaN/Infinity", () => {
-  const parsed = pythonJsonLoads('[{"event_id": 0, "x": 0.0, "y": 1e2, "z": NaN, "w": -Infinity}]') as Map<string, unknown>[];
+  const parsed = pythonJsonLoads('[{"event_id": 0, "x": 0.0, "y": 1e2, "z": NaN, "w": -Infinity}]') as Map<string, PyValue>[];
   assert.equal(parsed[0]!.get("event_id"), 0n);
-  assert.deepEqual([pythonStr(parsed[0]!.get("x")), pythonStr(parsed[0]!.get("y")), pythonStr(parsed[0]!.get("z")), pythonStr(parsed[0]!.get("w"))], ["0.0", "100.0", "nan", "-inf"]);
+  assert.deepEqual([pythonStr(parsed[0]!.get("x")!), pythonStr(parsed[0]!.get("y")!), pythonStr(parsed[0]!.get("z")!), pythonStr(parsed[0]!.get("w")!)], ["0.0", "100.0", "nan", "-inf"]);
   assert.equal(pythonStr(pythonJsonLoads("12345678901234567890123")), "12345678901234567890123");
   for (const bad of ["[1,]", "{'a': 1}", "[1] x", "[01]", '["\t"]']) assert.throws(() => pythonJsonLoads(bad), /JSONDecodeError|Expecting|Extra|Invalid/, bad);
 });

@@ -1,6 +1,8 @@
 // The analytics toolkit (NeMo Gym's AnalyticsTool): per-day counts and averages over the visits table, and plots.
 // Only the plots table (`file_path` per created plot) is state verify compares.
-import { PyError, cellStr, isStr, pyEquals, pyTypeName, truthy } from "./python.ts";
+import { cellStr, isStr, pyEquals } from "./python.ts";
+import { jsonTypeName, jsonTruthy } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, records, type Row, type Table } from "./table.ts";
 import { text, workbenchTool, type Kwargs } from "./tool-spec.ts";
 
@@ -11,7 +13,7 @@ export const emptyPlots = (): Table => ({ columns: ["file_path"], rows: [], inde
 
 /** `data[data["date_of_visit"] >= bound]`: string comparison; another type cannot be compared with a str. */
 function compareDate(date: unknown, bound: unknown, op: ">=" | "<="): boolean {
-  if (!isStr(bound)) throw new PyError("TypeError", `'${op}' not supported between instances of 'str' and '${pyTypeName(bound)}'`);
+  if (!isStr(bound)) throw new PyException("TypeError", `'${op}' not supported between instances of 'str' and '${jsonTypeName(bound)}'`);
   if (!isStr(date)) return false;
   return op === ">=" ? date >= bound : date <= bound;
 }
@@ -34,7 +36,7 @@ function toFloat(cell: unknown): number {
   if (typeof cell === "number") return cell;
   const text = String(cell).trim();
   const value = /^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?|inf(?:inity)?|nan)$/i.test(text) ? Number(text.replace(/^([+-]?)inf(inity)?$/i, "$1Infinity").replace(/^[+-]?nan$/i, "NaN")) : undefined;
-  if (value === undefined) throw new PyError("ValueError", `could not convert string to float: '${cellStr(cell)}'`);
+  if (value === undefined) throw new PyException("ValueError", `could not convert string to float: '${cellStr(cell)}'`);
   return value;
 }
 
@@ -49,13 +51,13 @@ export class AnalyticsTool {
 
   private inRange(time_min: unknown, time_max: unknown): readonly Row[] {
     let rows = this.visits.rows;
-    if (truthy(time_min)) rows = rows.filter((row) => compareDate(row.date_of_visit, time_min, ">="));
-    if (truthy(time_max)) rows = rows.filter((row) => compareDate(row.date_of_visit, time_max, "<="));
+    if (jsonTruthy(time_min)) rows = rows.filter((row) => compareDate(row.date_of_visit, time_min, ">="));
+    if (jsonTruthy(time_max)) rows = rows.filter((row) => compareDate(row.date_of_visit, time_max, "<="));
     return rows;
   }
 
   getVisitorInformationById({ visitor_id = null }: Kwargs): unknown {
-    if (!truthy(visitor_id)) return "Visitor ID not provided.";
+    if (!jsonTruthy(visitor_id)) return "Visitor ID not provided.";
     const visits = this.visits.rows.filter((row) => pyEquals(row.visitor_id, visitor_id));
     if (visits.length === 0) return "Visitor not found.";
     const shown = records(visits);
@@ -64,8 +66,8 @@ export class AnalyticsTool {
   }
 
   createPlot({ time_min = null, time_max = null, value_to_plot = null, plot_type = null }: Kwargs): string {
-    if (!truthy(time_min)) return "Start date not provided.";
-    if (!truthy(time_max)) return "End date not provided.";
+    if (!jsonTruthy(time_min)) return "Start date not provided.";
+    if (!jsonTruthy(time_max)) return "End date not provided.";
     if (!PLOT_VALUES.some((valid) => pyEquals(valid, value_to_plot))) {
       return "Value to plot must be one of 'total_visits', 'session_duration_seconds', 'user_engaged', 'visits_direct', 'visits_referral', 'visits_search_engine', 'visits_social_media'";
     }
@@ -82,19 +84,19 @@ export class AnalyticsTool {
   }
 
   engagedUsersCount({ time_min = null, time_max = null }: Kwargs): Record<string, number> {
-    return Object.fromEntries([...byDate(this.inRange(time_min, time_max))].map(([date, rows]) => [date, rows.filter((row) => truthy(row.user_engaged)).length]));
+    return Object.fromEntries([...byDate(this.inRange(time_min, time_max))].map(([date, rows]) => [date, rows.filter((row) => jsonTruthy(row.user_engaged)).length]));
   }
 
   trafficSourceCount({ time_min = null, time_max = null, traffic_source = null }: Kwargs): Record<string, number> {
     const groups = byDate(this.inRange(time_min, time_max));
-    const count = (rows: Row[]) => (truthy(traffic_source) ? rows.filter((row) => pyEquals(row.traffic_source, traffic_source)).length : rows.length);
+    const count = (rows: Row[]) => (jsonTruthy(traffic_source) ? rows.filter((row) => pyEquals(row.traffic_source, traffic_source)).length : rows.length);
     return Object.fromEntries([...groups].map(([date, rows]) => [date, count(rows)]));
   }
 
   getAverageSessionDuration({ time_min = null, time_max = null }: Kwargs): Record<string, number> {
     const rows = this.inRange(time_min, time_max);
     const durations = rows.map((row) => toFloat(row.session_duration_seconds));
-    if (!truthy(time_min) && !truthy(time_max)) this.durationsAreFloats = true;
+    if (!jsonTruthy(time_min) && !jsonTruthy(time_max)) this.durationsAreFloats = true;
     const sums = new Map<string, { sum: number; count: number }>();
     rows.forEach((row, i) => {
       const date = row.date_of_visit;

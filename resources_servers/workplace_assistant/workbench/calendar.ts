@@ -1,7 +1,10 @@
 // The calendar toolkit (NeMo Gym's CalendarTool). Ids are 8 digits; a created event gets the greatest id + 1,
 // zero-padded, and (pandas concat without ignore_index) the row label 0. Values are stored as sent, except
 // `participant_email`, which is lower-cased.
-import { PyError, containsMatch, intArg, isDigits, isStr, lower, paginate, pyEquals, pyInt, pyLen, truthy } from "./python.ts";
+import { containsMatch, intArg, isDigits, isStr, lower, paginate, pyEquals, pyInt } from "./python.ts";
+import { pythonLen } from "../../../src/python/str.ts";
+import { jsonTruthy } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, updateRows, type Table } from "./table.ts";
 import { compareTimestamps, pdTimestamp } from "./timestamp.ts";
 import { integer, text, workbenchTool, type Kwargs } from "./tool-spec.ts";
@@ -10,7 +13,7 @@ const READABLE_FIELDS = ["event_id", "event_name", "participant_email", "event_s
 const UPDATABLE_FIELDS = ["event_name", "participant_email", "event_start", "duration"];
 const INVALID_ID = "Invalid event ID format. Expected 8-digit ID.";
 
-const isEventId = (value: unknown) => isStr(value) && pyLen(value) === 8 && isDigits(value);
+const isEventId = (value: unknown) => isStr(value) && pythonLen(value) === 8 && isDigits(value);
 
 /** `pd.Timestamp(value)` as a validation: false where pandas raises ValueError (other errors propagate). */
 function parsesAsTimestamp(value: unknown): boolean {
@@ -18,7 +21,7 @@ function parsesAsTimestamp(value: unknown): boolean {
     pdTimestamp(value);
     return true;
   } catch (error) {
-    if (error instanceof PyError && error.type === "ValueError") return false;
+    if (error instanceof PyException && error.type === "ValueError") return false;
     throw error;
   }
 }
@@ -29,7 +32,7 @@ function durationProblem(value: unknown): string | undefined {
   try {
     minutes = pyInt(value);
   } catch (error) {
-    if (error instanceof PyError && error.type === "ValueError") return "Invalid duration format. Expected a number of minutes.";
+    if (error instanceof PyException && error.type === "ValueError") return "Invalid duration format. Expected a number of minutes.";
     throw error;
   }
   return minutes <= 0 ? "Duration must be a positive number of minutes." : undefined;
@@ -39,8 +42,8 @@ export class CalendarTool {
   constructor(public events: Table) {}
 
   getEventInformationById({ event_id = null, field = null }: Kwargs): unknown {
-    if (!truthy(event_id)) return "Event ID not provided.";
-    if (!truthy(field)) return "Field not provided.";
+    if (!jsonTruthy(event_id)) return "Event ID not provided.";
+    if (!jsonTruthy(field)) return "Field not provided.";
     if (!isEventId(event_id)) return INVALID_ID;
     if (!READABLE_FIELDS.some((valid) => pyEquals(valid, field))) return `Invalid field. Available fields are: ${READABLE_FIELDS.join(", ")}`;
     const event = this.events.rows.find((row) => pyEquals(row.event_id, event_id));
@@ -49,9 +52,9 @@ export class CalendarTool {
   }
 
   searchEvents({ query = "", time_min = null, time_max = null, page = 1, page_size = 5 }: Kwargs): unknown {
-    const min = truthy(time_min) ? (parsesAsTimestamp(time_min) ? pdTimestamp(time_min) : undefined) : null;
+    const min = jsonTruthy(time_min) ? (parsesAsTimestamp(time_min) ? pdTimestamp(time_min) : undefined) : null;
     if (min === undefined) return "Invalid time_min format. Expected YYYY-MM-DD HH:MM:SS.";
-    const max = truthy(time_max) ? (parsesAsTimestamp(time_max) ? pdTimestamp(time_max) : undefined) : null;
+    const max = jsonTruthy(time_max) ? (parsesAsTimestamp(time_max) ? pdTimestamp(time_max) : undefined) : null;
     if (max === undefined) return "Invalid time_max format. Expected YYYY-MM-DD HH:MM:SS.";
 
     let events = this.events.rows.filter((row) => containsMatch(row.event_name, query) === true || containsMatch(row.participant_email, query) === true);
@@ -72,10 +75,10 @@ export class CalendarTool {
   }
 
   createEvent({ event_name = null, participant_email = null, event_start = null, duration = null }: Kwargs): string {
-    if (!truthy(event_name)) return "Event name not provided.";
-    if (!truthy(participant_email)) return "Participant email not provided.";
-    if (!truthy(event_start)) return "Event start not provided.";
-    if (!truthy(duration)) return "Event duration not provided.";
+    if (!jsonTruthy(event_name)) return "Event name not provided.";
+    if (!jsonTruthy(participant_email)) return "Participant email not provided.";
+    if (!jsonTruthy(event_start)) return "Event start not provided.";
+    if (!jsonTruthy(duration)) return "Event duration not provided.";
     if (!parsesAsTimestamp(event_start)) return "Invalid event_start format. Expected YYYY-MM-DD HH:MM:SS.";
     const problem = durationProblem(duration);
     if (problem) return problem;
@@ -86,7 +89,7 @@ export class CalendarTool {
   }
 
   deleteEvent({ event_id = null }: Kwargs): string {
-    if (!truthy(event_id)) return "Event ID not provided.";
+    if (!jsonTruthy(event_id)) return "Event ID not provided.";
     if (!isEventId(event_id)) return INVALID_ID;
     if (!columnContains(this.events, "event_id", event_id)) return "Event not found.";
     this.events = filterRows(this.events, (row) => !pyEquals(row.event_id, event_id));
@@ -94,7 +97,7 @@ export class CalendarTool {
   }
 
   updateEvent({ event_id = null, field = null, new_value = null }: Kwargs): string {
-    if (!truthy(event_id) || !truthy(field) || !truthy(new_value)) return "Event ID, field, or new value not provided.";
+    if (!jsonTruthy(event_id) || !jsonTruthy(field) || !jsonTruthy(new_value)) return "Event ID, field, or new value not provided.";
     if (!isEventId(event_id)) return INVALID_ID;
     if (!UPDATABLE_FIELDS.some((valid) => pyEquals(valid, field))) return `Invalid field. Available fields are: ${UPDATABLE_FIELDS.join(", ")}`;
     if (field === "event_start" && !parsesAsTimestamp(new_value)) return "Invalid event_start format. Expected YYYY-MM-DD HH:MM:SS.";
@@ -105,7 +108,7 @@ export class CalendarTool {
     if (!columnContains(this.events, "event_id", event_id)) return "Event not found.";
     const value = field === "participant_email" ? lower(new_value) : new_value;
     if (Array.isArray(value) || (value !== null && typeof value === "object")) {
-      throw new PyError("ValueError", "Must have equal len keys and value when setting with an iterable");
+      throw new PyException("ValueError", "Must have equal len keys and value when setting with an iterable");
     }
     this.events = updateRows(this.events, (row) => pyEquals(row.event_id, event_id), field as string, value);
     return "Event updated successfully.";

@@ -1,7 +1,8 @@
 // How verify compares two workbenches, as NeMo Gym's `is_correct` does: each compared table with its strings
 // lower-cased (except `status`, `list_name` and `board`, where case matters), then pandas' `DataFrame.equals`:
 // same columns, same row labels in the same order, same cells (a NaN equals a NaN or a None).
-import { PyError, isStr, pyEquals } from "./python.ts";
+import { isStr, pyEquals } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import type { Cell, Table } from "./table.ts";
 
 const CASE_SENSITIVE_COLUMNS = new Set(["status", "list_name", "board"]);
@@ -17,7 +18,7 @@ export function lowerColumn(table: Table, column: string): (string | null)[] {
   const present = table.rows.map((row) => row[column]).filter((cell) => !isMissing(cell));
   const allNumbers = present.length > 0 && present.every((cell) => typeof cell === "number");
   const allBooleans = present.length > 0 && present.every((cell) => typeof cell === "boolean");
-  if (allNumbers || allBooleans) throw new PyError("AttributeError", "Can only use .str accessor with string values!");
+  if (allNumbers || allBooleans) throw new PyException("AttributeError", "Can only use .str accessor with string values!");
   return table.rows.map((row) => {
     const cell = row[column];
     return isStr(cell) ? cell.toLowerCase() : null;

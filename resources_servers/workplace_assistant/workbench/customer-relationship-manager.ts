@@ -1,7 +1,9 @@
 // The CRM toolkit (NeMo Gym's CustomerRelationshipManagerTool). Statuses and product interests are fixed sets
 // (case-sensitive) when updated; emails are lower-cased; a new customer gets the greatest id + 1, zero-padded, and
 // `notes` defaults to "" (not NaN, as a CSV blank reads).
-import { PyError, containsMatch, intArg, isStr, lower, paginate, pyEquals, pyInt, pyTypeName, requireBooleanMask, truthy } from "./python.ts";
+import { containsMatch, intArg, isStr, lower, paginate, pyEquals, pyInt, requireBooleanMask } from "./python.ts";
+import { jsonTypeName, jsonTruthy } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, updateRows, type Row, type Table } from "./table.ts";
 import { integer, text, workbenchTool, type Kwargs } from "./tool-spec.ts";
 
@@ -12,7 +14,7 @@ const oneOf = (options: string[], value: unknown) => options.some((option) => py
 /** `df[column] >= bound` on an object column of date strings: NaN rows drop out; a non-str bound is a TypeError. */
 function compareCell(cell: unknown, bound: unknown, op: ">=" | "<="): boolean {
   if (cell === null) return false;
-  if (!isStr(cell) || !isStr(bound)) throw new PyError("TypeError", `'${op}' not supported between instances of '${pyTypeName(cell)}' and '${pyTypeName(bound)}'`);
+  if (!isStr(cell) || !isStr(bound)) throw new PyException("TypeError", `'${op}' not supported between instances of '${jsonTypeName(cell)}' and '${jsonTypeName(bound)}'`);
   return op === ">=" ? cell >= bound : cell <= bound;
 }
 
@@ -34,15 +36,15 @@ export class CustomerRelationshipManagerTool {
       page_size = 5,
     } = kw;
     const filters = [customer_name, customer_email, product_interest, status, assigned_to_email, last_contact_date_min, last_contact_date_max, follow_up_by_min, follow_up_by_max];
-    if (!filters.some(truthy)) return "No search parameters provided. Please provide at least one parameter.";
+    if (!filters.some(jsonTruthy)) return "No search parameters provided. Please provide at least one parameter.";
     let customers: readonly Row[] = this.customers.rows;
     const contains = (column: string, pattern: unknown) => {
-      if (!truthy(pattern)) return;
+      if (!jsonTruthy(pattern)) return;
       const mask = requireBooleanMask(customers.map((row) => containsMatch(row[column], pattern)));
       customers = customers.filter((_, i) => mask[i]);
     };
     const bound = (column: string, value: unknown, op: ">=" | "<=") => {
-      if (truthy(value)) customers = customers.filter((row) => compareCell(row[column], value, op));
+      if (jsonTruthy(value)) customers = customers.filter((row) => compareCell(row[column], value, op));
     };
     contains("customer_name", customer_name);
     contains("customer_email", customer_email);
@@ -60,7 +62,7 @@ export class CustomerRelationshipManagerTool {
   }
 
   updateCustomer({ customer_id = null, field = null, new_value = null }: Kwargs): string {
-    if (!truthy(customer_id) || !truthy(field) || !truthy(new_value)) return "Customer ID, field, or new value not provided.";
+    if (!jsonTruthy(customer_id) || !jsonTruthy(field) || !jsonTruthy(new_value)) return "Customer ID, field, or new value not provided.";
     if (field === "status" && !oneOf(STATUSES, new_value)) return "Status not valid. Please choose from: 'Qualified', 'Won', 'Lost', 'Lead', 'Proposal'";
     if (field === "product_interest" && !oneOf(PRODUCTS, new_value)) {
       return "Product interest not valid. Please choose from: 'Software', 'Hardware', 'Services', 'Consulting', 'Training'";
@@ -85,9 +87,9 @@ export class CustomerRelationshipManagerTool {
     notes = "",
     follow_up_by = null,
   }: Kwargs): string {
-    if (![customer_name, assigned_to_email, status].every(truthy)) return "Please provide all required fields: customer_name, assigned_to_email, status.";
+    if (![customer_name, assigned_to_email, status].every(jsonTruthy)) return "Please provide all required fields: customer_name, assigned_to_email, status.";
     const assignee = lower(assigned_to_email);
-    const email = truthy(customer_email) ? lower(customer_email) : customer_email;
+    const email = jsonTruthy(customer_email) ? lower(customer_email) : customer_email;
     const customerId = String(pyInt(columnMax(this.customers, "customer_id") ?? Number.NaN) + 1).padStart(8, "0");
     this.customers = appendRows(
       this.customers,
@@ -98,7 +100,7 @@ export class CustomerRelationshipManagerTool {
   }
 
   deleteCustomer({ customer_id = null }: Kwargs): string {
-    if (!truthy(customer_id)) return "Customer ID not provided.";
+    if (!jsonTruthy(customer_id)) return "Customer ID not provided.";
     if (!columnContains(this.customers, "customer_id", customer_id)) return "Customer not found.";
     this.customers = filterRows(this.customers, (row) => !pyEquals(row.customer_id, customer_id));
     return "Customer deleted successfully.";

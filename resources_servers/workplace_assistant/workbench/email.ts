@@ -1,6 +1,8 @@
 // The email toolkit (NeMo Gym's EmailTool): read, search, send, delete, forward and reply. Sent mail is appended
 // as an `outbox` row dated "now" (2023-11-30 23:59:00) with an id one above the greatest, unpadded.
-import { cellStr, guarded, intArg, isStr, lower, paginate, pyEquals, pyIn, pyInt, splitWhitespace, truthy } from "./python.ts";
+import { cellStr, guarded, intArg, isStr, lower, paginate, pyEquals, pyIn, pyInt } from "./python.ts";
+import { splitWhitespace } from "../../../src/python/str.ts";
+import { jsonTruthy } from "../../../src/python/json-value.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, type Table } from "./table.ts";
 import { pdTimestamp, timestampDate } from "./timestamp.ts";
 import { integer, text, workbenchTool, type Kwargs } from "./tool-spec.ts";
@@ -15,8 +17,8 @@ export class EmailTool {
   }
 
   getEmailInformationById({ email_id = null, field = null }: Kwargs): unknown {
-    if (!truthy(email_id)) return "Email ID not provided.";
-    if (!truthy(field)) return "Field not provided.";
+    if (!jsonTruthy(email_id)) return "Email ID not provided.";
+    if (!jsonTruthy(field)) return "Field not provided.";
     const email = this.find(email_id);
     if (!email) return "Email not found.";
     if (isStr(field) && Object.hasOwn(email, field)) return { [field]: email[field] };
@@ -36,11 +38,11 @@ export class EmailTool {
         return timestamp === "NaT" ? Number.NEGATIVE_INFINITY : timestamp.ms;
       };
       let emails = matching.map((row) => ({ row, at: sentAt(row.sent_datetime) })).sort((a, b) => b.at - a.at).map(({ row }) => row);
-      if (truthy(date_min)) {
+      if (jsonTruthy(date_min)) {
         const min = timestampDate(date_min);
         emails = emails.filter((email) => timestampDate(email.sent_datetime ?? Number.NaN) >= min);
       }
-      if (truthy(date_max)) {
+      if (jsonTruthy(date_max)) {
         const max = timestampDate(date_max);
         emails = emails.filter((email) => timestampDate(email.sent_datetime ?? Number.NaN) <= max);
       }
@@ -52,7 +54,7 @@ export class EmailTool {
   }
 
   sendEmail({ recipient = null, subject = null, body = null }: Kwargs): string {
-    if (!truthy(recipient) || !truthy(subject) || !truthy(body)) return "Recipient, subject, or body not provided.";
+    if (!jsonTruthy(recipient) || !jsonTruthy(subject) || !jsonTruthy(body)) return "Recipient, subject, or body not provided.";
     if (!pyIn("@", recipient) || !pyIn(".", recipient)) return "Invalid recipient email address.";
     return guarded("Error sending email", () => {
       const to = lower(recipient);
@@ -63,7 +65,7 @@ export class EmailTool {
   }
 
   deleteEmail({ email_id = null }: Kwargs): string {
-    if (!truthy(email_id)) return "Email ID not provided.";
+    if (!jsonTruthy(email_id)) return "Email ID not provided.";
     return guarded("Error deleting email", () => {
       if (!columnContains(this.emails, "email_id", email_id)) return "Email not found.";
       this.emails = filterRows(this.emails, (row) => !pyEquals(row.email_id, email_id));
@@ -72,7 +74,7 @@ export class EmailTool {
   }
 
   forwardEmail({ email_id = null, recipient = null }: Kwargs): string {
-    if (!truthy(email_id) || !truthy(recipient)) return "Email ID or recipient not provided.";
+    if (!jsonTruthy(email_id) || !jsonTruthy(recipient)) return "Email ID or recipient not provided.";
     if (!pyIn("@", recipient) || !pyIn(".", recipient)) return "Invalid recipient email address.";
     return guarded("Error forwarding email", () => {
       if (!columnContains(this.emails, "email_id", email_id)) return "Email not found.";
@@ -84,7 +86,7 @@ export class EmailTool {
   }
 
   replyEmail({ email_id = null, body = null }: Kwargs): string {
-    if (!truthy(email_id) || !truthy(body)) return "Email ID or body not provided.";
+    if (!jsonTruthy(email_id) || !jsonTruthy(body)) return "Email ID or body not provided.";
     return guarded("Error replying to email", () => {
       if (!columnContains(this.emails, "email_id", email_id)) return "Email not found.";
       const email = this.find(email_id)!;

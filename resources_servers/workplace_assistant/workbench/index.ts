@@ -7,7 +7,8 @@ import { comparable, type ComparableTable } from "./compare.ts";
 import { CustomerRelationshipManagerTool, customerRelationshipManagerTools } from "./customer-relationship-manager.ts";
 import { EmailTool, emailTools } from "./email.ts";
 import { ProjectManagementTool, projectManagementTools } from "./project-management.ts";
-import { PyError } from "./python.ts";
+import { KeyError, PyException } from "../../../src/python/exception.ts";
+import { pythonStringRepr } from "../../../src/python/repr.ts";
 import type { WorkbenchTables } from "./tables-dir.ts";
 import type { Kwargs, WorkbenchTool } from "./tool-spec.ts";
 
@@ -30,13 +31,13 @@ export class Workbench {
 
   /**
    * `functions[name](**kwargs)`: a keyword the Python method does not take is its TypeError; Python exceptions
-   * raised by the tool come out as {@link PyError}.
+   * raised by the tool come out as {@link PyException}.
    */
   call(name: string, kwargs: Kwargs): unknown {
     const tool = WORKBENCH_TOOLS[name];
-    if (!tool) throw new PyError("KeyError", `'${name}'`);
+    if (!tool) throw new KeyError(pythonStringRepr(name));
     const unexpected = Object.keys(kwargs).find((key) => !Object.hasOwn(tool.input.shape, key));
-    if (unexpected !== undefined) throw new PyError("TypeError", `${tool.pythonName}() got an unexpected keyword argument '${unexpected}'`);
+    if (unexpected !== undefined) throw new PyException("TypeError", `${tool.pythonName}() got an unexpected keyword argument '${unexpected}'`);
     return tool.run(this, kwargs);
   }
 

@@ -1,6 +1,8 @@
 // The project management toolkit (NeMo Gym's ProjectManagementTool). Assignees must already appear in the task
 // table; lists and boards are fixed sets (case-sensitive); a new task gets the greatest id + 1, zero-padded.
-import { PyError, containsMatch, isStr, lower, pyEquals, pyInt, pyTypeName, requireBooleanMask, truthy } from "./python.ts";
+import { containsMatch, isStr, lower, pyEquals, pyInt, requireBooleanMask } from "./python.ts";
+import { jsonTypeName, jsonTruthy } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import { appendRows, columnContains, columnMax, filterRows, records, updateRows, type Row, type Table } from "./table.ts";
 import { text, workbenchTool, type Kwargs } from "./tool-spec.ts";
 import { lowerColumn } from "./compare.ts";
@@ -24,34 +26,34 @@ export class ProjectManagementTool {
   }
 
   getTaskInformationById({ task_id = null, field = null }: Kwargs): unknown {
-    if (!truthy(task_id)) return "Task ID not provided.";
-    if (!truthy(field)) return "Field not provided.";
+    if (!jsonTruthy(task_id)) return "Task ID not provided.";
+    if (!jsonTruthy(field)) return "Field not provided.";
     const task = this.tasks.rows.find((row) => pyEquals(row.task_id, task_id));
     if (!task) return "Task not found.";
     return isStr(field) && Object.hasOwn(task, field) ? { [field]: task[field] } : "Field not found.";
   }
 
   searchTasks({ task_name = null, assigned_to_email = null, list_name = null, due_date = null, board = null }: Kwargs): unknown {
-    if (![task_name, assigned_to_email, list_name, due_date, board].some(truthy)) return "No search parameters provided.";
-    if (truthy(assigned_to_email) && !EMAIL_PATTERN.test(matchable(assigned_to_email))) return "Invalid email format for assigned_to_email.";
+    if (![task_name, assigned_to_email, list_name, due_date, board].some(jsonTruthy)) return "No search parameters provided.";
+    if (jsonTruthy(assigned_to_email) && !EMAIL_PATTERN.test(matchable(assigned_to_email))) return "Invalid email format for assigned_to_email.";
     let tasks: readonly Row[] = this.tasks.rows;
     const contains = (column: string, pattern: unknown) => {
       const mask = requireBooleanMask(tasks.map((row) => containsMatch(row[column], pattern)));
       tasks = tasks.filter((_, i) => mask[i]);
     };
-    if (truthy(task_name)) contains("task_name", task_name);
-    if (truthy(assigned_to_email)) {
+    if (jsonTruthy(task_name)) contains("task_name", task_name);
+    if (jsonTruthy(assigned_to_email)) {
       const wanted = lower(assigned_to_email);
       tasks = tasks.filter((row) => isStr(row.assigned_to_email) && row.assigned_to_email.toLowerCase() === wanted);
     }
-    if (truthy(list_name)) contains("list_name", list_name);
-    if (truthy(due_date)) contains("due_date", due_date);
-    if (truthy(board)) contains("board", board);
+    if (jsonTruthy(list_name)) contains("list_name", list_name);
+    if (jsonTruthy(due_date)) contains("due_date", due_date);
+    if (jsonTruthy(board)) contains("board", board);
     return records(tasks);
   }
 
   createTask({ task_name = null, assigned_to_email = null, list_name = null, due_date = null, board = null }: Kwargs): string {
-    if (![task_name, assigned_to_email, list_name, due_date, board].every(truthy)) return "Missing task details.";
+    if (![task_name, assigned_to_email, list_name, due_date, board].every(jsonTruthy)) return "Missing task details.";
     const assignee = lower(assigned_to_email);
     if (!this.isTeamMember(assignee)) return INVALID_ASSIGNEE;
     if (!oneOf(LISTS, list_name)) return INVALID_LIST;
@@ -62,14 +64,14 @@ export class ProjectManagementTool {
   }
 
   deleteTask({ task_id = null }: Kwargs): string {
-    if (!truthy(task_id)) return "Task ID not provided.";
+    if (!jsonTruthy(task_id)) return "Task ID not provided.";
     if (!columnContains(this.tasks, "task_id", task_id)) return "Task not found.";
     this.tasks = filterRows(this.tasks, (row) => !pyEquals(row.task_id, task_id));
     return "Task deleted successfully.";
   }
 
   updateTask({ task_id = null, field = null, new_value = null }: Kwargs): string {
-    if (!truthy(task_id) || !truthy(field) || !truthy(new_value)) return "Task ID, field, or new value not provided.";
+    if (!jsonTruthy(task_id) || !jsonTruthy(field) || !jsonTruthy(new_value)) return "Task ID, field, or new value not provided.";
     const value = field === "assigned_to_email" ? lower(new_value) : new_value;
     if (field === "board" && !oneOf(BOARDS, value)) return INVALID_BOARD;
     if (field === "list_name" && !oneOf(LISTS, value)) return INVALID_LIST;
@@ -83,7 +85,7 @@ export class ProjectManagementTool {
 
 /** `re.match` takes only a str. */
 function matchable(value: unknown): string {
-  if (!isStr(value)) throw new PyError("TypeError", `expected string or bytes-like object, got '${pyTypeName(value)}'`);
+  if (!isStr(value)) throw new PyException("TypeError", `expected string or bytes-like object, got '${jsonTypeName(value)}'`);
   return value;
 }
 

@@ -1,7 +1,8 @@
 // A pandas DataFrame as far as WorkBench uses one: named columns, rows of cells, and the row labels (the index),
 // which verify compares too. Tables are immutable: every change returns a new table that shares the unchanged rows,
 // so a session's copy of the data is a pointer copy (copy-on-write) and sessions never see each other's writes.
-import { PyError, isStr, pyEquals } from "./python.ts";
+import { isStr, pyEquals } from "./python.ts";
+import { PyException } from "../../../src/python/exception.ts";
 
 /** A cell: a string as read from the CSV, `null` where pandas has NaN, or any JSON value a tool call wrote. */
 export type Cell = unknown;
@@ -114,7 +115,7 @@ export function columnMax(table: Table, column: string): string | null {
   for (const row of table.rows) {
     const cell = row[column];
     if (cell === null || (typeof cell === "number" && Number.isNaN(cell))) continue;
-    if (!isStr(cell)) throw new PyError("TypeError", `'>=' not supported between instances of '${typeof cell === "number" ? "int" : typeof cell}' and 'str'`);
+    if (!isStr(cell)) throw new PyException("TypeError", `'>=' not supported between instances of '${typeof cell === "number" ? "int" : typeof cell}' and 'str'`);
     if (max === null || cell > max) max = cell;
   }
   return max;

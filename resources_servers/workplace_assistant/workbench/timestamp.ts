@@ -2,7 +2,9 @@
 // whether an event is written) and the instant it names (searches filter and sort by it). pandas reads ISO 8601
 // itself and hands anything else to dateutil; this covers ISO 8601 and dateutil's usual forms (month names,
 // weekday names, am/pm, `/` `.` `-` separated dates, `at`/`on`/`of` fillers, UTC offsets).
-import { PyError, isStr, pyTypeName } from "./python.ts";
+import { isStr } from "./python.ts";
+import { jsonTypeName } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 
 /** Milliseconds since the epoch as a naive wall-clock time (UTC fields), or NaT. `aware` marks a zone given. */
 export type Timestamp = { ms: number; aware: boolean } | "NaT";
@@ -14,17 +16,17 @@ const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tu
 const JUMP = new Set(["at", "on", "and", "ad", "m", "t", "of", "st", "nd", "rd", "th", ",", ".", "-", "/", ";", "'"]);
 const ZONES = new Set(["utc", "gmt", "z"]);
 
-const unknownFormat = (text: string) => new PyError("ValueError", `Unknown datetime string format, unable to parse: ${text}`);
+const unknownFormat = (text: string) => new PyException("ValueError", `Unknown datetime string format, unable to parse: ${text}`);
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 function build(text: string, year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0, aware = false): Timestamp {
-  if (month < 1 || month > 12) throw new PyError("ValueError", `month must be in 1..12: ${text}`);
-  if (day < 1 || day > daysInMonth(year, month)) throw new PyError("ValueError", `day is out of range for month: ${text}`);
-  if (hour > 23 || minute > 59 || second > 59) throw new PyError("ValueError", `hour must be in 0..23: ${text}`);
-  if (year < 1 || year > 9999) throw new PyError("ValueError", `year ${year} is out of range: ${text}`);
+  if (month < 1 || month > 12) throw new PyException("ValueError", `month must be in 1..12: ${text}`);
+  if (day < 1 || day > daysInMonth(year, month)) throw new PyException("ValueError", `day is out of range for month: ${text}`);
+  if (hour > 23 || minute > 59 || second > 59) throw new PyException("ValueError", `hour must be in 0..23: ${text}`);
+  if (year < 1 || year > 9999) throw new PyException("ValueError", `year ${year} is out of range: ${text}`);
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millis);
@@ -125,13 +127,13 @@ function parseDateutil(text: string): Timestamp {
 /** `pd.Timestamp(value)`: a ValueError (pandas' parse failure) or TypeError for a value it cannot take. */
 export function pdTimestamp(value: unknown): Timestamp {
   if (typeof value === "number") return Number.isNaN(value) ? "NaT" : { ms: Math.trunc(value / 1e6), aware: false };
-  if (!isStr(value)) throw new PyError("TypeError", `Cannot convert input [${String(value)}] of type <class '${pyTypeName(value)}'> to Timestamp`);
+  if (!isStr(value)) throw new PyException("TypeError", `Cannot convert input [${String(value)}] of type <class '${jsonTypeName(value)}'> to Timestamp`);
   const text = value.trim();
   if (text === "" || NAT_STRINGS.has(text)) return "NaT";
   if (text.toLowerCase() === "now" || text.toLowerCase() === "today") return { ms: Date.now(), aware: false };
   // pandas: a plain number below 1000 (not starting with 0) does not look like a date.
   if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(text) && !text.startsWith("0") && Number(text) < 1000) {
-    throw new PyError("ValueError", `Given date string ${text} not likely a datetime`);
+    throw new PyException("ValueError", `Given date string ${text} not likely a datetime`);
   }
   return parseIso(text) ?? parseDateutil(text);
 }
@@ -139,13 +141,13 @@ export function pdTimestamp(value: unknown): Timestamp {
 /** `a >= b` / `a <= b` between timestamps: NaT compares false; naive against aware is a TypeError. */
 export function compareTimestamps(a: Timestamp, b: Timestamp, op: ">=" | "<="): boolean {
   if (a === "NaT" || b === "NaT") return false;
-  if (a.aware !== b.aware) throw new PyError("TypeError", "Cannot compare tz-naive and tz-aware timestamps");
+  if (a.aware !== b.aware) throw new PyException("TypeError", "Cannot compare tz-naive and tz-aware timestamps");
   return op === ">=" ? a.ms >= b.ms : a.ms <= b.ms;
 }
 
 /** `pd.Timestamp(value).date()` as days since the epoch (NaT has no date: pandas raises). */
 export function timestampDate(value: unknown): number {
   const timestamp = pdTimestamp(value);
-  if (timestamp === "NaT") throw new PyError("ValueError", "NaTType does not support date");
+  if (timestamp === "NaT") throw new PyException("ValueError", "NaTType does not support date");
   return Math.floor(timestamp.ms / 86_400_000);
 }

@@ -4,22 +4,14 @@
 // that are not a JSON object, an unexpected keyword, an exception in the tool) is skipped, as Python skips it.
 import { sameTable } from "./compare.ts";
 import { Workbench, WORKBENCH_TOOLS } from "./index.ts";
-import { PyError, isStr } from "./python.ts";
+import { isStr } from "./python.ts";
+import { jsonLoads } from "../../../src/python/json-value.ts";
+import { PyException } from "../../../src/python/exception.ts";
 import type { WorkbenchTables } from "./tables-dir.ts";
 
 export interface Action {
   name?: unknown;
   arguments?: unknown;
-}
-
-const NON_FINITE = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, "-Infinity": Number.NEGATIVE_INFINITY } as const;
-const SENTINEL = "\u0000py-json:";
-
-/** `json.loads(text)`: JSON plus the NaN / Infinity / -Infinity literals Python's reader accepts. */
-export function pythonJsonLoads(text: string): unknown {
-  // Swap the bare literals (outside strings) for sentinel strings JSON.parse accepts, then swap them back.
-  const prepared = text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) => (token.startsWith('"') ? token : JSON.stringify(SENTINEL + token)));
-  return JSON.parse(prepared, (_key, value) => (isStr(value) && value.startsWith(SENTINEL) ? NON_FINITE[value.slice(SENTINEL.length) as keyof typeof NON_FINITE] : value));
 }
 
 /** `execute_actions_and_reset_state`: a fresh workbench with the actions applied. */
@@ -34,7 +26,7 @@ export function replayActions(tables: WorkbenchTables, actions: readonly Action[
     let kwargs: unknown;
     try {
       if (!isStr(action.arguments)) continue;
-      kwargs = pythonJsonLoads(action.arguments);
+      kwargs = jsonLoads(action.arguments);
     } catch {
       continue;
     }
@@ -42,7 +34,7 @@ export function replayActions(tables: WorkbenchTables, actions: readonly Action[
     try {
       workbench.call(action.name, kwargs as Record<string, unknown>);
     } catch (error) {
-      if (!(error instanceof PyError)) throw error;
+      if (!(error instanceof PyException)) throw error;
     }
   }
   return workbench;

@@ -5,7 +5,7 @@
 // the library cannot use fails where Python raises (TypeError, AttributeError, …). NeMo Gym catches every
 // exception of an instruction and counts it as not followed, so all of these end as `false` with a reason.
 import { codePoints } from "../../python/str.ts";
-import { pythonTruthy as truthy } from "../../python/json-value.ts";
+import { jsonTruthy as truthy } from "../../python/json-value.ts";
 
 /** The non-null kwargs of one instruction, as JSON values. */
 export type Kwargs = Readonly<Record<string, unknown>>;

@@ -9,7 +9,7 @@
 // the frequent function words in SENTENCE_STARTERS are lower-case inside sentences and capitalised at their
 // start; there are no collocations. Text without abbreviations, initials or numbers before a period splits
 // exactly as NLTK splits it.
-import { compilePythonRegex, pythonFindall, type PythonMatch, pythonSearch } from "../../python/re.ts";
+import { compilePythonRegex, pythonFindall, type PythonMatch, pythonSearch } from "../../python/re/index.ts";
 import { isLower, isUpper, pythonRstrip } from "../../python/str.ts";
 
 const ABBREVIATIONS = new Set([
@@ -35,7 +35,7 @@ const ORTHO_LC = ORTHO_BEG_LC | ORTHO_MID_LC | ORTHO_UNK_LC;
 const ORTHO_CONTEXT = new Map(SENTENCE_STARTERS.map((word) => [word, ORTHO_BEG_UC | ORTHO_MID_LC]));
 const orthoContext = (type: string) => ORTHO_CONTEXT.get(type) ?? 0;
 
-// PunktLanguageVars' expressions (Python syntax, run through src/python/re.ts).
+// PunktLanguageVars' expressions (Python syntax, run through src/python/re/).
 const NON_WORD = `(?:[)";}\\]\\*:@'\\({\\[!?])`;
 const MULTI_CHAR = "(?:\\-{2,}|\\.{2,}|(?:\\.\\s){2,}\\.)";
 const WORD_START = "[^\\(\"\\`{\\[:;&\\#\\*@\\)}\\]\\-,]";

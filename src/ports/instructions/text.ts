@@ -1,7 +1,7 @@
 // The text measures of the library's instructions_util: its own regex sentence splitter (used by the
 // first/last-word and position checkers), word counting (NLTK's RegexpTokenizer(r"\w+")), and sentence
 // counting (NLTK's punkt, see punkt.ts).
-import { pythonFindall, pythonSub } from "../../python/re.ts";
+import { pythonFindall, pythonSub } from "../../python/re/index.ts";
 import { pythonStrip } from "../../python/str.ts";
 import { punktSentences } from "./punkt.ts";
 

@@ -2,7 +2,7 @@
 // Treebank tokenizer, a fixed sequence of regex substitutions that pad punctuation, quotes, brackets and
 // contractions with spaces before splitting on whitespace. The substitutions are NLTK's, in NLTK's order.
 import { punktSentences } from "./punkt.ts";
-import { pythonSub } from "../../python/re.ts";
+import { pythonSub } from "../../python/re/index.ts";
 import { splitWhitespace } from "../../python/str.ts";
 
 type Rule = [pattern: string, template: string];

@@ -1,6 +1,6 @@
 // The expression tree answers are parsed into: the part of SymPy that math-verify's answers use. Nodes stay as
 // written (no automatic simplification), as latex2sympy builds them with `evaluate=False`; comparison evaluates.
-import { gcd } from "../../python/values.ts";
+import { gcd } from "../../python/math.ts";
 
 export type Expr =
   | { kind: "integer"; value: bigint }

@@ -2,7 +2,7 @@
 // (basic_latex, units, malformed_operators, nits on; equations off): what the extracted LaTeX looks like before
 // parsing, and the string math-verify reports when parsing fails.
 import { pythonLstrip, pythonStrip } from "../../python/str.ts";
-import { pythonIntBig } from "../../python/values.ts";
+import { pythonIntBig } from "../../python/numbers.ts";
 
 const LEFT = /\\m?left(\\\{|\{|\\\||\||\[|\(|\\rbracl|\\lgroup|\\lbrace|\\lbrack|\\vert|\\lvert|\\lceil|\\lfloor|\\vert|\\lvert|\\langle|\\llcorner|\\ulcorner)/g;
 const RIGHT = /\\m?right(\\\}|\}|\\\||\||\]|\)|\\rbrack|\\rgroup|\\rbrace|\\rbrack|\\vert|\\rvert|\\rceil|\\rfloor|\\vert|\\rvert|\\rangle|\\lrcorner|\\urcorner)/g;

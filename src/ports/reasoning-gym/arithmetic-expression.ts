@@ -5,8 +5,7 @@
 // calls, `!`, `%`, `//`, `^`, comparisons — is refused with an ExpressionError (SymPy would read some of them:
 // see the README).
 
-import { gcd } from "../../python/values.ts";
-import { trueDivide } from "./python-math.ts";
+import { gcd, trueDivide } from "../../python/math.ts";
 
 export class ExpressionError extends Error {
   override name = "ExpressionError";

@@ -1,9 +1,9 @@
 // Python 3.13's `Fraction(text)` as an exact ratio: `[sign]num[/den]`, or `[sign][int][.frac][e±exp]`, with
 // `_` between digits, Unicode digits, and whitespace around (and, since 3.12, around the `/`).
 import { PYTHON_SPACE_CHARS } from "../../python/chars.ts";
-import { ValueError, pythonIntBig } from "../../python/values.ts";
+import { ValueError, ZeroDivisionError } from "../../python/exception.ts";
+import { pythonIntBig } from "../../python/numbers.ts";
 import { codePoints } from "../../python/str.ts";
-import { ZeroDivisionError } from "./python-math.ts";
 
 const S = `[${PYTHON_SPACE_CHARS}]*`;
 const D = String.raw`\p{Nd}+(?:_\p{Nd}+)*`;

@@ -1,11 +1,15 @@
 // The Python literals reasoning-gym writes as `str(list)` oracles (`"['-1.5', '3']"`), read the way `eval` reads
 // them: lists, tuples (bare ones too), quoted strings with their escapes, ints, floats, signs, True/False/None. Any other
 // expression is refused (an exception, which the scorers treat as Python's own evaluation failing).
-import type { PyValue } from "../../python/json.ts";
+import type { PyValue } from "../../python/values.ts";
 import { readEscape } from "../../python/escapes.ts";
+import { PyException } from "../../python/exception.ts";
 
-export class LiteralSyntaxError extends Error {
-  override name = "SyntaxError";
+/** The SyntaxError eval raises on what is not a literal. */
+export class LiteralSyntaxError extends PyException {
+  constructor(message: string) {
+    super("SyntaxError", message);
+  }
 }
 
 export function evalPythonLiteral(source: string): PyValue {

@@ -1,5 +1,7 @@
 // The shapes reasoning-gym's scorers work on: a dataset entry as NeMo Gym rebuilds it from the row, and the
 // `score_answer(answer, entry)` signature every task implements.
+import { KeyError } from "../../python/exception.ts";
+import { pythonStringRepr } from "../../python/repr.ts";
 
 /** `{question, answer, metadata}`: the oracle may be null (the row's `answer: Optional[str]`). */
 export interface Entry {
@@ -14,14 +16,9 @@ export interface Entry {
  */
 export type Scorer = (answer: string | null, entry: Entry) => number;
 
-/** Python's KeyError for `d[key]` on a missing key. */
-export class KeyError extends Error {
-  override name = "KeyError";
-}
-
 /** `mapping[key]`: a missing key raises, as in Python. */
 export function item(mapping: Record<string, unknown>, key: string): unknown {
-  if (!Object.hasOwn(mapping, key)) throw new KeyError(`'${key}'`);
+  if (!Object.hasOwn(mapping, key)) throw new KeyError(pythonStringRepr(key));
   return mapping[key];
 }
 

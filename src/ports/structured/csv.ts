@@ -1,7 +1,8 @@
 // CSV as `csv.DictReader(io.StringIO(text))` reads it with the default (excel) dialect: CPython's _csv state
 // machine fed line by line (StringIO splits after each "\n" only), strict off, so a stray character after a
 // closing quote joins the field and an unterminated quoted field ends the last record instead of failing.
-import { StructuredParseError, type StructuredDict, type StructuredValue } from "./value.ts";
+import { type StructuredDict, type StructuredValue } from "./value.ts";
+import { PyException } from "../../python/exception.ts";
 
 const FIELD_SIZE_LIMIT = 131072;
 const EOL = -1;
@@ -31,7 +32,7 @@ export function readCsvRecords(text: string): string[][] {
   let fieldLength = 0;
 
   const addChar = (ch: string) => {
-    if (fieldLength >= FIELD_SIZE_LIMIT) throw new StructuredParseError("Error", `field larger than field limit (${FIELD_SIZE_LIMIT})`);
+    if (fieldLength >= FIELD_SIZE_LIMIT) throw new PyException("Error", `field larger than field limit (${FIELD_SIZE_LIMIT})`);
     field += ch;
     fieldLength++;
   };
@@ -98,7 +99,7 @@ export function readCsvRecords(text: string): string[][] {
           state = "start_record";
           return;
         }
-        throw new StructuredParseError("Error", "new-line character seen in unquoted field - do you need to open the file with newline=''?");
+        throw new PyException("Error", "new-line character seen in unquoted field - do you need to open the file with newline=''?");
     }
   };
 

@@ -4,8 +4,7 @@
 // error's context, then `best_match` picks one and `str(error)` is written as jsonschema writes it:
 //   <message>\n\nFailed validating '<keyword>' in schema[…]:\n    <pformat(subschema)>\n\nOn instance[…]:\n    <pformat(value)>
 import type { ErrorObject } from "ajv";
-import { isPyDict, type PyValue } from "../../python/json.ts";
-import { pythonRepr } from "../../python/values.ts";
+import { isPyDict, type PyValue, pythonRepr } from "../../python/values.ts";
 import { pformat } from "./pformat.ts";
 import { isDict, type StructuredValue } from "./value.ts";
 

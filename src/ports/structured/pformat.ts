@@ -1,6 +1,7 @@
 // Python's repr and `pprint.pformat(value, width=72, sort_dicts=False)` for parsed values: the text of
 // jsonschema's error messages (`'x' is not of type 'integer'` and the pretty-printed schema and instance).
-import { pythonRepr, pythonStringRepr } from "../../python/values.ts";
+import { pythonRepr } from "../../python/values.ts";
+import { pythonStringRepr } from "../../python/repr.ts";
 import { PYTHON_SPACE_CHARS } from "../../python/chars.ts";
 import { pythonLen } from "../../python/str.ts";
 import { isDict, type StructuredValue } from "./value.ts";

@@ -1,17 +1,10 @@
 // What NeMo Gym's structured_outputs does to a schema and to parsed XML/CSV before validating: every object
 // schema is made strict, and XML/CSV strings (all their leaves are strings) are coerced to the types the
 // schema asks for. On a failed conversion the string is kept, so validation reports it.
-import { pythonFloat, pythonIntBig, ValueError } from "../../python/values.ts";
-import { isPyDict, pythonTypeName, type PyDict, type PyValue } from "../../python/json.ts";
+import { pythonFloat, pythonIntBig } from "../../python/numbers.ts";
+import { AttributeError, ValueError } from "../../python/exception.ts";
+import { isPyDict, pythonIterate, pythonTypeName, type PyDict, type PyValue } from "../../python/values.ts";
 import { isDict, type StructuredDict, type StructuredValue } from "./value.ts";
-
-/** Python's `list(value)` on a schema's `properties`. */
-function pythonList(value: PyValue): PyValue[] {
-  if (isPyDict(value)) return [...value.keys()];
-  if (Array.isArray(value)) return [...value];
-  if (typeof value === "string") return Array.from(value);
-  throw new TypeError(`'${pythonTypeName(value)}' object is not iterable`);
-}
 
 /**
  * In place, every dict holding `properties` gets `required` = all its property names and
@@ -21,7 +14,8 @@ function pythonList(value: PyValue): PyValue[] {
 export function strictifySchema(schema: PyValue): void {
   if (!isPyDict(schema)) return;
   if (schema.has("properties")) {
-    schema.set("required", pythonList(schema.get("properties")!));
+    // `list(properties)`: a new list, even of a list.
+    schema.set("required", [...pythonIterate(schema.get("properties")!)]);
     schema.set("additionalProperties", false);
   }
   for (const value of schema.values()) strictifySchema(value);
@@ -73,10 +67,8 @@ export function coerceXmlTypes(data: StructuredValue, schema: PyValue): Structur
   return data;
 }
 
-function attributeError(value: PyValue, attribute: string): Error {
-  const error = new Error(`'${pythonTypeName(value)}' object has no attribute '${attribute}'`);
-  error.name = "AttributeError";
-  return error;
+function attributeError(value: PyValue, attribute: string): AttributeError {
+  return new AttributeError(`'${pythonTypeName(value)}' object has no attribute '${attribute}'`);
 }
 
 function csvScalar(value: StructuredValue, type: PyValue): StructuredValue {

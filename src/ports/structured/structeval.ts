@@ -2,13 +2,14 @@
 // code block is cut out of the answer, parsed in the task's format (render score), and each expected path
 // (`novel.characters[0].name`, `recipe.steps.*.order`, `csv::Header`, `item.@id`) is looked up in the result
 // (key validation score).
-import { pythonInt } from "../../python/values.ts";
+import { pythonInt } from "../../python/numbers.ts";
 import { pythonStrip } from "../../python/str.ts";
 import { readCsvDicts } from "./csv.ts";
 import { parseJson } from "./json.ts";
 import { parseToml } from "./toml.ts";
 import { decodeUnicodeEscape } from "./unicode-escape.ts";
-import { isDict, pythonErrorMessage, pythonTruthy, type StructuredValue } from "./value.ts";
+import { isDict, pythonErrorMessage, type StructuredValue } from "./value.ts";
+import { pythonTruthy } from "../../python/values.ts";
 import { parseXml } from "./xml.ts";
 import { parseYaml } from "./yaml.ts";
 

@@ -1,6 +1,8 @@
 // NeMo Gym's structured_outputs scoring: does the answer — the whole text parsed in the row's format, or the
 // single tool call's arguments — satisfy the strictified schema? Content is never compared, only the schema.
-import { pythonJsonLoads, PythonJsonDecodeError, isPyDict, type PyValue } from "../../python/json.ts";
+import { pythonJsonLoads } from "../../python/json.ts";
+import { PyJsonDecodeError } from "../../python/exception.ts";
+import { isPyDict, type PyValue } from "../../python/values.ts";
 import type { NeMoGymResponse } from "../../protocol/index.ts";
 import { readCsvDicts } from "./csv.ts";
 import { parseJson } from "./json.ts";
@@ -10,7 +12,7 @@ import { validateAgainstSchema } from "./validate.ts";
 import { pythonErrorMessage, type StructuredDict, type StructuredValue } from "./value.ts";
 import { parseXml } from "./xml.ts";
 import { parseYaml } from "./yaml.ts";
-import { pythonStringRepr } from "../../python/values.ts";
+import { jsonRepr } from "../../python/json-value.ts";
 import { pythonSlice, pythonStrip } from "../../python/str.ts";
 
 export const SCHEMA_TYPES = ["json", "yaml", "xml", "toml", "csv"] as const;
@@ -88,7 +90,7 @@ export interface ToolCallExpectation {
 /** The payload of the one function call, or the error NeMo Gym reports for the response. */
 export function extractToolCallPayload(response: NeMoGymResponse, expected: ToolCallExpectation): { payload: StructuredValue } | { error: Evaluation } {
   if (response.error !== null && response.error !== undefined) {
-    return { error: failure("api_error", pythonSlice(pythonDictRepr(response.error), 0, 200)) };
+    return { error: failure("api_error", pythonSlice(pydanticModelStr(response.error), 0, 200)) };
   }
   const calls = response.output.filter((item) => item.type === "function_call") as { name: string; arguments: unknown }[];
   if (calls.length === 0) return { error: failure("missing_tool_call", "No function_call item found in assistant response") };
@@ -102,7 +104,7 @@ export function extractToolCallPayload(response: NeMoGymResponse, expected: Tool
   try {
     args = pythonJsonLoads(String(call.arguments));
   } catch (error) {
-    if (!(error instanceof PythonJsonDecodeError)) throw error;
+    if (!(error instanceof PyJsonDecodeError)) throw error;
     return { error: failure("tool_arguments_parse_error", `JSONDecodeError: ${pythonSlice(error.message, 0, 200)}`) };
   }
   if (expected.toolPayloadKey) {
@@ -124,10 +126,10 @@ export function evaluateToolCall(response: NeMoGymResponse, schemaText: string, 
   return validated(extracted.payload, loaded.schema, schemaText);
 }
 
-/** `str(response.error)`: a pydantic model's str is `field=value` pairs (`code='…' message='…'`). */
-function pythonDictRepr(error: unknown): string {
+/** `str(response.error)`: a pydantic model's str is `field=value` pairs of reprs (`code='…' message='…'`). */
+function pydanticModelStr(error: unknown): string {
   if (typeof error !== "object" || error === null) return String(error);
   return Object.entries(error as Record<string, unknown>)
-    .map(([key, value]) => `${key}=${typeof value === "string" ? pythonStringRepr(value) : value === null ? "None" : JSON.stringify(value)}`)
+    .map(([key, value]) => `${key}=${jsonRepr(value)}`)
     .join(" ");
 }

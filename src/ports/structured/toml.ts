@@ -2,9 +2,10 @@
 // reading, the same rules for redefining tables and keys, and the same `TOMLDecodeError` messages with their
 // position (`Invalid statement (at line 1, column 1)`, columns from 1, or `at end of document`). Integers are ints
 // of any size, dates and times are datetime values (none of the JSON types), tables are dicts.
-import { pythonStringRepr } from "../../python/values.ts";
+import { pythonStringRepr } from "../../python/repr.ts";
 import { pythonLen } from "../../python/str.ts";
-import { pythonTemporal, StructuredParseError, type StructuredDict, type StructuredValue } from "./value.ts";
+import { pythonTemporal, type StructuredDict, type StructuredValue } from "./value.ts";
+import { PyException } from "../../python/exception.ts";
 
 type Key = string[];
 
@@ -22,7 +23,7 @@ const DATETIME = new RegExp(`([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])
 const LOCAL_TIME = new RegExp(TIME, "y");
 const NUMBER = /0(?:x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|b[01](?:_?[01])*|o[0-7](?:_?[0-7])*)|[+-]?(?:0|[1-9](?:_?[0-9])*)((?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?)/y;
 
-class TomlDecodeError extends StructuredParseError {
+class TomlDecodeError extends PyException {
   constructor(src: string, pos: number, message: string) {
     super("TOMLDecodeError", `${message} (at ${coordinates(src, pos)})`);
   }

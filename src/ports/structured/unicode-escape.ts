@@ -1,10 +1,14 @@
 // Python's `codecs.decode(text, "unicode_escape")` on a str: the text is encoded as UTF-8 and each byte read
 // back as Latin-1 (so "é" becomes "Ã©"), while backslash escapes (`\n`, `\"`, `\x41`, `\u00e9`, `\101`, …)
 // are decoded. StructEval runs every answer through it.
+import { PyException } from "../../python/exception.ts";
 import { readEscape } from "../../python/escapes.ts";
 
-export class UnicodeEscapeError extends Error {
-  override readonly name = "UnicodeDecodeError";
+/** The UnicodeDecodeError the codec raises. */
+export class UnicodeEscapeError extends PyException {
+  constructor(message: string) {
+    super("UnicodeDecodeError", message);
+  }
 }
 
 /** Throws {@link UnicodeEscapeError} where Python raises (a trailing `\`, a short `\x`, `\N{…}`, …). */

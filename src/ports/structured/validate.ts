@@ -5,10 +5,9 @@
 // and a Python value outside the JSON types (a date, bytes) matches no `type`.
 import Ajv2020Module from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
-import { isPyDict, type PyValue } from "../../python/json.ts";
+import { isPyDict, type PyValue, PyOpaque } from "../../python/values.ts";
 import { bestMatchMessage } from "./jsonschema-errors.ts";
-import { compilePythonRegex } from "../../python/re.ts";
-import { PyOpaque } from "../../python/values.ts";
+import { compilePythonRegex } from "../../python/re/index.ts";
 import { isDict, type StructuredValue } from "./value.ts";
 
 const Ajv2020 = Ajv2020Module.default;

@@ -2,7 +2,7 @@
 // A superset of python-json's PyValue: PyYAML may key a dict by an int, a bool, None or a date, csv.DictReader
 // keys surplus fields by None, and PyYAML/tomllib build dates, times, bytes and sets — values that are none
 // of the JSON types, which a schema validator rejects for every `type` and that a path walk treats as leaves.
-import type { PyValue } from "../../python/json.ts";
+import type { PyValue } from "../../python/values.ts";
 import { PyOpaque } from "../../python/values.ts";
 import { pythonSlice } from "../../python/str.ts";
 
@@ -11,27 +11,6 @@ export type StructuredValue = PyValue | PyOpaque | StructuredValue[] | Structure
 export type StructuredDict = Map<PyKey, StructuredValue>;
 
 export const isDict = (value: unknown): value is StructuredDict => value instanceof Map;
-
-/** Python's `bool(value)`: empty containers, "", 0, 0.0 and None are falsy. */
-export function pythonTruthy(value: StructuredValue): boolean {
-  if (value === null || value === false) return false;
-  if (value === true || value instanceof PyOpaque) return true;
-  if (typeof value === "string") return value.length > 0;
-  if (typeof value === "bigint") return value !== 0n;
-  if (typeof value === "number") return value !== 0;
-  if (Array.isArray(value)) return value.length > 0;
-  return value.size > 0;
-}
-
-/** A parse failure as Python raises it: `name` is the exception class (`JSONDecodeError`, `ExpatError`, …). */
-export class StructuredParseError extends Error {
-  constructor(
-    override readonly name: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** `f"{type(e).__name__}: {str(e)[:200]}"`, the error_message NeMo Gym reports (200 code points, not UTF-16 units). */
 export function pythonErrorMessage(error: { name: string; message: string }): string {

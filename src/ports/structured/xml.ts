@@ -6,7 +6,8 @@
 // character, the start of an unclosed token, the name of a mismatched end tag. Columns count characters
 // from 0. A DOCTYPE declaring an entity fails as xmltodict refuses it (`ValueError: entities are disabled`).
 import { pythonLen, pythonStrip } from "../../python/str.ts";
-import { StructuredParseError, type StructuredDict, type StructuredValue } from "./value.ts";
+import { type StructuredDict, type StructuredValue } from "./value.ts";
+import { PyException } from "../../python/exception.ts";
 
 const NAME_START = /[A-Za-z_:\p{L}]/u;
 const NAME_CHAR = /[-A-Za-z0-9_.:\u00B7\p{L}\p{Nd}\p{Mn}\p{Mc}\p{Lm}]/u;
@@ -16,7 +17,7 @@ const PROLOG_NAME_END = new Set([">", ")", ",", "|", "[", "%", " ", "\t", "\n", 
 const PROLOG_PUNCTUATION = new Set(["[", "]", "(", ")", "%", "|", ",", ">"]);
 const PREDEFINED_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 
-class ExpatError extends StructuredParseError {
+class ExpatError extends PyException {
   constructor(reason: string, text: string, offset: number) {
     const { line, column } = position(text, offset);
     super("ExpatError", `${reason}: line ${line}, column ${column}`);
@@ -111,7 +112,7 @@ export function parseXml(input: string): StructuredDict | null {
       } else if (ch === '"' || ch === "'") quote = ch;
       else if (ch === "[") depth++;
       else if (ch === "]") depth--;
-      else if (depth > 0 && startsWith("<!ENTITY", i)) throw new StructuredParseError("ValueError", "entities are disabled");
+      else if (depth > 0 && startsWith("<!ENTITY", i)) throw new PyException("ValueError", "entities are disabled");
       else if (ch === ">" && depth <= 0) {
         pos = i + 1;
         return;

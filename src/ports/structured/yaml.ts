@@ -7,7 +7,8 @@ import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Nod
 import { pyYamlScannerError } from "./yaml-errors.ts";
 import { pyYamlReaderError } from "./yaml-reader.ts";
 import { PyOpaque } from "../../python/values.ts";
-import { pythonTemporal, StructuredParseError, isDict, type PyKey, type StructuredDict, type StructuredValue } from "./value.ts";
+import { pythonTemporal, isDict, type PyKey, type StructuredDict, type StructuredValue } from "./value.ts";
+import { PyException } from "../../python/exception.ts";
 
 const TAG = "tag:yaml.org,2002:";
 
@@ -34,7 +35,7 @@ function resolvePlain(text: string): string {
   return "str";
 }
 
-const constructorError = (message: string) => new StructuredParseError("ConstructorError", message);
+const constructorError = (message: string) => new PyException("ConstructorError", message);
 
 function sexagesimal(text: string): bigint {
   let value = 0n;
@@ -52,7 +53,7 @@ function constructInt(raw: string): bigint {
   if (text.startsWith("0x")) return sign * BigInt(text);
   if (text.includes(":")) return sign * sexagesimal(text);
   if (text[0] === "0") return sign * BigInt(`0o${text.slice(1)}`);
-  if (!/^[0-9]+$/.test(text)) throw new StructuredParseError("ValueError", `invalid literal for int() with base 10: '${raw}'`);
+  if (!/^[0-9]+$/.test(text)) throw new PyException("ValueError", `invalid literal for int() with base 10: '${raw}'`);
   return sign * BigInt(text);
 }
 
@@ -69,7 +70,7 @@ function constructFloat(raw: string): number {
     return sign * value;
   }
   const value = Number(text);
-  if (Number.isNaN(value)) throw new StructuredParseError("ValueError", `could not convert string to float: '${raw}'`);
+  if (Number.isNaN(value)) throw new PyException("ValueError", `could not convert string to float: '${raw}'`);
   return sign * value;
 }
 
@@ -79,17 +80,17 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function constructTimestamp(text: string): PyOpaque {
   const match = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/.exec(text)!;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1) throw new StructuredParseError("ValueError", `year ${year} is out of range`);
-  if (month < 1 || month > 12) throw new StructuredParseError("ValueError", "month must be in 1..12");
+  if (year < 1) throw new PyException("ValueError", `year ${year} is out of range`);
+  if (month < 1 || month > 12) throw new PyException("ValueError", "month must be in 1..12");
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
-  if (day < 1 || day > days) throw new StructuredParseError("ValueError", "day is out of range for month");
+  if (day < 1 || day > days) throw new PyException("ValueError", "day is out of range for month");
   if (match[4] === undefined) return pythonTemporal({ date: [year, month, day] });
-  if (Number(match[4]) > 23) throw new StructuredParseError("ValueError", "hour must be in 0..23");
-  if (Number(match[5]) > 59) throw new StructuredParseError("ValueError", "minute must be in 0..59");
-  if (Number(match[6]) > 59) throw new StructuredParseError("ValueError", "second must be in 0..59");
+  if (Number(match[4]) > 23) throw new PyException("ValueError", "hour must be in 0..23");
+  if (Number(match[5]) > 59) throw new PyException("ValueError", "minute must be in 0..59");
+  if (Number(match[6]) > 59) throw new PyException("ValueError", "second must be in 0..59");
   if (match[10] !== undefined && (Number(match[10]) > 23 || Number(match[11] ?? 0) > 59)) {
-    throw new StructuredParseError("ValueError", "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24).");
+    throw new PyException("ValueError", "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24).");
   }
   const microsecond = Number((match[7] ?? "").slice(0, 6).padEnd(6, "0"));
   const offsetSeconds = match[8] === undefined ? undefined : match[8] === "Z" ? 0 : (match[9] === "-" ? -1 : 1) * (Number(match[10]) * 3600 + Number(match[11] ?? 0) * 60);
@@ -129,27 +130,27 @@ const hashable = (value: StructuredValue): value is PyKey => !Array.isArray(valu
 /** `yaml.safe_load(text)`. */
 export function parseYaml(text: string): StructuredValue {
   const readerError = pyYamlReaderError(text);
-  if (readerError) throw new StructuredParseError(readerError.name, readerError.message);
+  if (readerError) throw new PyException(readerError.name, readerError.message);
   let document: Document.Parsed;
   try {
     document = parseDocument(text, { version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false, strict: false, prettyErrors: false });
   } catch (error) {
-    throw new StructuredParseError("YAMLError", (error as Error).message);
+    throw new PyException("YAMLError", (error as Error).message);
   }
   const [firstError] = document.errors;
   if (firstError) {
     const scannerError = pyYamlScannerError(text);
-    if (scannerError) throw new StructuredParseError(scannerError.name, scannerError.message);
+    if (scannerError) throw new PyException(scannerError.name, scannerError.message);
     const name = firstError.code === "MULTIPLE_DOCS" ? "ComposerError" : firstError.code === "BAD_ALIAS" ? "ComposerError" : "ParserError";
     const message = firstError.code === "MULTIPLE_DOCS" ? "expected a single document in the stream" : firstError.message;
-    throw new StructuredParseError(name, message);
+    throw new PyException(name, message);
   }
 
   const anchors = new Map<string, StructuredValue>();
   const construct = (node: Node | null | undefined): StructuredValue => {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      if (!anchors.has(node.source)) throw new StructuredParseError("ComposerError", `found undefined alias '${node.source}'`);
+      if (!anchors.has(node.source)) throw new PyException("ComposerError", `found undefined alias '${node.source}'`);
       return anchors.get(node.source)!;
     }
     const tag = node.tag === undefined ? undefined : node.tag.startsWith(TAG) ? node.tag.slice(TAG.length) : node.tag;
@@ -167,7 +168,7 @@ export function parseYaml(text: string): StructuredValue {
     } else if (isMap(node)) {
       if (tag !== undefined && tag !== "map" && tag !== "!") throw constructorError(`could not determine a constructor for the tag '${node.tag}'`);
       value = constructMapping(node.items as { key: Node | null; value: Node | null }[], node.anchor);
-    } else throw new StructuredParseError("YAMLError", "unsupported YAML node");
+    } else throw new PyException("YAMLError", "unsupported YAML node");
     if (node.anchor) anchors.set(node.anchor, value);
     return value;
   };

@@ -12,7 +12,8 @@
  */
 import { z } from "zod";
 import { detailsFromZodIssues, type ValidationDetail } from "../../protocol/errors.ts";
-import { pythonStringRepr } from "../values.ts";
+import { pythonStringRepr } from "../repr.ts";
+import { jsonRepr } from "../json-value.ts";
 import { isPlainObject, smartUnionShape, stringOrListItem, type UnionMember } from "./union.ts";
 
 /** One pydantic error as FastAPI prints it (`errors(include_url=False)`). */
@@ -243,17 +244,9 @@ const boolValidator: Validator = (input, loc, errors, strict) => {
   return input;
 };
 
-/** Python's repr of a literal value, as pydantic lists the expected ones. */
-function pyRepr(value: unknown): string {
-  if (typeof value === "string") return pythonStringRepr(value);
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (value === null) return "None";
-  return String(value);
-}
-
 /** `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`: pydantic's list of expected literal values. */
 export function expectedList(values: readonly unknown[]): string {
-  const shown = values.map(pyRepr);
+  const shown = values.map(jsonRepr);
   return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}` : (shown[0] ?? "");
 }
 
@@ -412,9 +405,9 @@ function memberTag(schema: z.ZodType): string {
     case "record":
       return `dict[str,${memberTag(def.valueType)}]`;
     case "literal":
-      return `literal[${(def.values as unknown[]).map(pyRepr).join(",")}]`;
+      return `literal[${(def.values as unknown[]).map(jsonRepr).join(",")}]`;
     case "enum":
-      return `literal[${Object.values(def.entries as Record<string, unknown>).map(pyRepr).join(",")}]`;
+      return `literal[${Object.values(def.entries as Record<string, unknown>).map(jsonRepr).join(",")}]`;
     case "nullable":
       return `nullable[${memberTag(def.innerType)}]`;
     case "optional":
@@ -499,7 +492,7 @@ function discriminatedValidator(options: readonly z.ZodType[], discriminator: st
     const values = tagDef.type === "literal" ? (tagDef.values as unknown[]) : tagDef.type === "enum" ? Object.values(tagDef.entries) : [];
     for (const value of values) if (!byTag.has(value)) byTag.set(value, option);
   }
-  const expectedTags = [...byTag.keys()].map(pyRepr).join(", ");
+  const expectedTags = [...byTag.keys()].map(jsonRepr).join(", ");
   const quotedKey = pythonStringRepr(discriminator);
   return (input, loc, errors, strict) => {
     if (!isPlainObject(input)) {
@@ -513,9 +506,9 @@ function discriminatedValidator(options: readonly z.ZodType[], discriminator: st
     }
     const member = byTag.get(tag);
     if (!member) {
-      const shown = typeof tag === "string" ? tag : pyRepr(tag);
+      const shown = typeof tag === "string" ? tag : jsonRepr(tag);
       errors.push(
-        error("union_tag_invalid", loc, `Input tag ${pyRepr(tag)} found using ${quotedKey} does not match any of the expected tags: ${expectedTags}`, input, {
+        error("union_tag_invalid", loc, `Input tag ${jsonRepr(tag)} found using ${quotedKey} does not match any of the expected tags: ${expectedTags}`, input, {
           discriminator: quotedKey,
           tag: shown,
           expected_tags: expectedTags,

@@ -1,6 +1,7 @@
 // Parsed Python values as plain JSON for assertions: dicts as [key, value] pairs (keys may be non-strings and
 // order matters), ints as {int}, floats as {float}, non-JSON values as {opaque}.
-import { floatRepr, PyOpaque } from "../../../src/python/values.ts";
+import { PyOpaque } from "../../../src/python/values.ts";
+import { floatRepr } from "../../../src/python/float.ts";
 import type { StructuredValue } from "../../../src/ports/structured/value.ts";
 
 export function plain(value: StructuredValue): unknown {

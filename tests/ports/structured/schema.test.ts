@@ -2,7 +2,8 @@
 // Gym's Python helpers in python3.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { pythonJsonLoads, toJsonValue } from "../../../src/python/json.ts";
+import { pythonJsonLoads } from "../../../src/python/json.ts";
+import { toJsonValue } from "../../../src/python/values.ts";
 import { coerceCsvTypes, coerceXmlTypes, strictifySchema } from "../../../src/ports/structured/schema.ts";
 import type { StructuredDict } from "../../../src/ports/structured/value.ts";
 import { plain } from "./helpers.ts";

@@ -1,6 +1,6 @@
 // detectable_content:* — placeholders and postscripts.
 import { choice, instruction, str, threshold } from "../instruction.ts";
-import { pythonFindall } from "../../../python/re.ts";
+import { pythonFindall } from "../../../python/re/index.ts";
 import { pythonStrip } from "../../../python/str.ts";
 
 /** At least `num_placeholders` `[...]` placeholders on one line each (PlaceholderChecker). */

@@ -1,6 +1,6 @@
 // copy:* and new:copy_span_idx — repeating the prompt (or a span of it), or a phrase with one word changed.
 import { countOrRandom, instruction, InstructionError, num, randint, RandomWordError, str, truthy } from "../instruction.ts";
-import { pythonFindall } from "../../../python/re.ts";
+import { pythonFindall } from "../../../python/re/index.ts";
 import { pythonLen, pythonSlice, splitWhitespace, pythonStrip } from "../../../python/str.ts";
 import { promptToRepeat } from "./combination.ts";
 

@@ -1,6 +1,6 @@
 // count:* and letters:* — lower-case words, letters, unique words, and the composition of paragraphs.
 import { choice, countOrRandom, instruction, RELATIONS, truthy } from "../instruction.ts";
-import { pythonFindall } from "../../../python/re.ts";
+import { pythonFindall } from "../../../python/re/index.ts";
 import { pythonStrip } from "../../../python/str.ts";
 import { splitIntoSentences } from "../text.ts";
 import { wordTokenize } from "../word-tokenize.ts";

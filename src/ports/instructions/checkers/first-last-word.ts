@@ -1,6 +1,6 @@
 // first_word:* and last_word:* — of the whole response, or of every sentence (the library's regex splitter).
 import { instruction, InstructionError, iterate, RandomWordError, str, truthy } from "../instruction.ts";
-import { pythonSub } from "../../../python/re.ts";
+import { pythonSub } from "../../../python/re/index.ts";
 import { splitWhitespace, pythonStrip } from "../../../python/str.ts";
 import { splitIntoSentences } from "../text.ts";
 

@@ -1,7 +1,7 @@
 // detectable_format:* — bullets, highlights, sections, JSON, titles, and the word-wrapping formats.
 import { pythonJsonLoads } from "../../../python/json.ts";
 import { choice, instruction, str, threshold } from "../instruction.ts";
-import { pythonFindall, pythonSplit } from "../../../python/re.ts";
+import { pythonFindall, pythonSplit } from "../../../python/re/index.ts";
 import { pythonLstrip, removePrefix, removeSuffix, pythonRstrip, splitWhitespace, pythonStrip } from "../../../python/str.ts";
 import { splitIntoSentences } from "../text.ts";
 

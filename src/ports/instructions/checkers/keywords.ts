@@ -1,6 +1,6 @@
 // keywords:* — keywords are Python regular expressions searched case-insensitively (as the library does).
 import { choice, compare, countOrRandom, instruction, InstructionError, iterate, pyIndex, RandomWordError, relation, str, threshold, truthy } from "../instruction.ts";
-import { pythonFindall, pythonSearch } from "../../../python/re.ts";
+import { pythonFindall, pythonSearch } from "../../../python/re/index.ts";
 import { codePoints, reversed, splitWhitespace, pythonStrip } from "../../../python/str.ts";
 import { splitIntoSentences } from "../text.ts";
 import { wordTokenize } from "../word-tokenize.ts";

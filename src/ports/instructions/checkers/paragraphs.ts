@@ -1,7 +1,7 @@
 // Paragraph splitting as the library does it: on the markdown divider `***` (with one optional whitespace
 // character either side) or on blank lines (`\n\n`), depending on the checker.
 import { instruction } from "../instruction.ts";
-import { pythonSplit } from "../../../python/re.ts";
+import { pythonSplit } from "../../../python/re/index.ts";
 import { pythonStrip } from "../../../python/str.ts";
 
 export const splitOnDividers = (response: string): string[] => pythonSplit<string>("\\s?\\*\\*\\*\\s?", response);

@@ -3,10 +3,11 @@
 // the literal parser, never evaluated), cryptarithm (a letter → digit mapping checked against the puzzle),
 // palindrome_partitioning (a set of partitions), graph_color (a colouring checked against the graph),
 // manipulate_matrix (the matrix text with whitespace normalised) and jugs (pouring moves replayed).
-import { fromJsonValue, pythonEquals, pythonJsonLoads, type PyValue } from "../../../python/json.ts";
-import { ValueError, pythonIntBig, pythonStr } from "../../../python/values.ts";
+import { pythonJsonLoads } from "../../../python/json.ts";
+import { fromJsonValue, pythonEquals, type PyValue, pythonStr, pythonContains, pythonGetItem, pythonIterate, pythonJoin, pythonTruthy } from "../../../python/values.ts";
+import { ValueError, IndexError } from "../../../python/exception.ts";
+import { pythonIntBig } from "../../../python/numbers.ts";
 import { pythonLen, pythonStrip, splitWhitespace } from "../../../python/str.ts";
-import { IndexError, pyContains, pyGetItem, pyIndex, pyIter, pyJoin, pyTruthy } from "../python-builtins.ts";
 import { evalPythonLiteral } from "../python-literal.ts";
 import { item, oracleText, type Entry } from "../types.ts";
 
@@ -36,19 +37,19 @@ export function gameOfLife(answer: string | null, entry: Entry): number {
   }
   let total = 0;
   let correct = 0;
-  const isGrid = pyTruthy(expected) && Array.isArray(pyIndex(expected, 0));
+  const isGrid = pythonTruthy(expected) && Array.isArray(pythonGetItem(expected, 0n));
   if (isGrid) {
-    pyIter(expected).forEach((expectedRow, i) => {
-      pyIter(expectedRow).forEach((value, j) => {
+    pythonIterate(expected).forEach((expectedRow, i) => {
+      pythonIterate(expectedRow).forEach((value, j) => {
         total++;
-        const cell = attempt(() => pyIndex(pyIndex(given, i), j), [IndexError, TypeError]);
+        const cell = attempt(() => pythonGetItem(pythonGetItem(given, BigInt(i)), BigInt(j)), [IndexError, TypeError]);
         if (cell !== undefined && pythonEquals(cell, value)) correct++;
       });
     });
   } else {
-    pyIter(expected).forEach((value, i) => {
+    pythonIterate(expected).forEach((value, i) => {
       total++;
-      const cell = attempt(() => pyIndex(given, i), [IndexError]);
+      const cell = attempt(() => pythonGetItem(given, BigInt(i)), [IndexError]);
       if (cell !== undefined && pythonEquals(cell, value)) correct++;
     });
   }
@@ -65,7 +66,7 @@ export function spiralMatrix(answer: string | null, entry: Entry): number {
   const given = pythonStrip(answer);
   if (given === oracle) return 1;
   try {
-    if (pyIter(evalPythonLiteral(given)).map(pythonStr).join(" ") === oracle) return 0.1;
+    if (pythonIterate(evalPythonLiteral(given)).map(pythonStr).join(" ") === oracle) return 0.1;
   } catch {
     // Python's `except Exception: pass`
   }
@@ -80,7 +81,7 @@ export function stringInsertion(answer: string | null, entry: Entry): number {
   if (typeof answer !== "string") return 0;
   if (answer === entry.answer) return 1;
   try {
-    if (pyJoin("", pyIter(evalPythonLiteral(answer))) === entry.answer) return 0.1;
+    if (pythonJoin("", pythonIterate(evalPythonLiteral(answer))) === entry.answer) return 0.1;
   } catch {
     // Python's `except Exception: pass`
   }
@@ -110,18 +111,18 @@ function parseMapping(answer: string): Map<string, bigint> {
 
 /** The library's verify_cryptarithm_solution: every letter mapped, to distinct digits 0-9, no leading zero unless allowed, and the sum right. */
 function solves(mapping: Map<string, bigint>, words: PyValue, result: PyValue, allowLeadingZero: PyValue): boolean {
-  const wordList = pyIter(words);
+  const wordList = pythonIterate(words);
   const letters = new Set<PyValue>();
-  for (const word of wordList) for (const letter of pyIter(word)) letters.add(letter);
-  for (const letter of pyIter(result)) letters.add(letter);
+  for (const word of wordList) for (const letter of pythonIterate(word)) letters.add(letter);
+  for (const letter of pythonIterate(result)) letters.add(letter);
   if (letters.size !== mapping.size || ![...mapping.keys()].every((letter) => letters.has(letter))) return false;
   const digits = [...mapping.values()];
   if (digits.some((digit) => digit < 0n || digit > 9n)) return false;
   if (new Set(digits).size !== digits.length) return false;
-  const leadingZero = (word: PyValue) => pyTruthy(word) && mapping.get(pyIndex(word, 0) as string) === 0n;
-  if (!pyTruthy(allowLeadingZero) && (wordList.some(leadingZero) || leadingZero(result))) return false;
+  const leadingZero = (word: PyValue) => pythonTruthy(word) && mapping.get(pythonGetItem(word, 0n) as string) === 0n;
+  if (!pythonTruthy(allowLeadingZero) && (wordList.some(leadingZero) || leadingZero(result))) return false;
   const number = (word: PyValue): bigint | undefined => {
-    const text = pyIter(word).map((letter) => String(mapping.get(letter as string))).join("");
+    const text = pythonIterate(word).map((letter) => String(mapping.get(letter as string))).join("");
     return text === "" ? undefined : BigInt(text); // int("") is the ValueError the library treats as invalid
   };
   const values = wordList.map(number);
@@ -157,8 +158,8 @@ export function binaryMatrix(answer: string | null, entry: Entry): number {
   if (answer === null) return 0;
   if (answer === entry.answer) return 1;
   try {
-    const printed = pyIter(evalPythonLiteral(answer))
-      .map((row) => pyIter(row).map(pythonStr).join(" "))
+    const printed = pythonIterate(evalPythonLiteral(answer))
+      .map((row) => pythonIterate(row).map(pythonStr).join(" "))
       .join("\n");
     return printed === entry.answer ? 0.1 : 0;
   } catch {
@@ -177,7 +178,7 @@ function hashKey(value: PyValue): string {
 }
 
 /** `{tuple(x) for x in value}` as a set of keys. */
-const setOfTuples = (value: PyValue): Set<string> => new Set(pyIter(value).map((part) => JSON.stringify(pyIter(part).map(hashKey))));
+const setOfTuples = (value: PyValue): Set<string> => new Set(pythonIterate(value).map((part) => JSON.stringify(pythonIterate(part).map(hashKey))));
 
 /** palindrome_partitioning: the answer's JSON list of partitions equal, as a set, to `metadata.solution` → 1.0; else 0.0. */
 export function palindromePartitioning(answer: string | null, entry: Entry): number {
@@ -197,8 +198,8 @@ class NoColor extends Error {}
 
 /** The library's get_color: the vertex as a key, else its str() form, else (a str vertex) its int() form. */
 function colorOf(coloring: PyValue, vertex: PyValue): PyValue {
-  if (pyContains(coloring, vertex)) return pyGetItem(coloring, vertex);
-  if ((typeof vertex === "bigint" || typeof vertex === "boolean") && pyContains(coloring, pythonStr(vertex))) return pyGetItem(coloring, pythonStr(vertex));
+  if (pythonContains(coloring, vertex)) return pythonGetItem(coloring, vertex);
+  if ((typeof vertex === "bigint" || typeof vertex === "boolean") && pythonContains(coloring, pythonStr(vertex))) return pythonGetItem(coloring, pythonStr(vertex));
   if (typeof vertex === "string") {
     let asInt: bigint | undefined;
     try {
@@ -206,16 +207,16 @@ function colorOf(coloring: PyValue, vertex: PyValue): PyValue {
     } catch (error) {
       if (!(error instanceof ValueError)) throw error;
     }
-    if (asInt !== undefined && pyContains(coloring, asInt)) return pyGetItem(coloring, asInt);
+    if (asInt !== undefined && pythonContains(coloring, asInt)) return pythonGetItem(coloring, asInt);
   }
   throw new NoColor();
 }
 
 /** verify_graph_coloring_solution: every vertex coloured, with an allowed colour, no edge within one colour. */
 function validColoring(puzzle: PyValue, coloring: PyValue): boolean {
-  const vertices = pyIter(pyGetItem(puzzle, "vertices"));
-  const edges = pyIter(pyGetItem(puzzle, "edges"));
-  const allowed = pyIter(pyGetItem(puzzle, "color_options"));
+  const vertices = pythonIterate(pythonGetItem(puzzle, "vertices"));
+  const edges = pythonIterate(pythonGetItem(puzzle, "edges"));
+  const allowed = pythonIterate(pythonGetItem(puzzle, "color_options"));
   allowed.forEach(hashKey);
   const colorsOrMissing = (vertex: PyValue): PyValue | undefined => {
     try {
@@ -232,7 +233,7 @@ function validColoring(puzzle: PyValue, coloring: PyValue): boolean {
     if (!allowed.some((option) => pythonEquals(option, color))) return false;
   }
   for (const edge of edges) {
-    const ends = pyIter(edge);
+    const ends = pythonIterate(edge);
     if (ends.length !== 2) throw new ValueError("an edge unpacks to two vertices");
     const u = colorsOrMissing(ends[0]!);
     if (u === undefined) return false;
@@ -286,8 +287,8 @@ const bigintOf = (value: PyValue): bigint => {
  * start); true when a jug then holds `target`. A malformed move raises (ValueError, KeyError, IndexError).
  */
 function jugsSolved(puzzle: PyValue, moves: PyValue): boolean {
-  const capacities = pyIter(pyGetItem(puzzle, "jug_capacities"));
-  const target = pyGetItem(puzzle, "target");
+  const capacities = pythonIterate(pythonGetItem(puzzle, "jug_capacities"));
+  const target = pythonGetItem(puzzle, "target");
   const jug = (label: string): number => {
     const index = label.length === 1 ? label.charCodeAt(0) - 65 : -1;
     if (index < 0 || index >= capacities.length) throw new Error(`KeyError: '${label}'`);
@@ -298,7 +299,7 @@ function jugsSolved(puzzle: PyValue, moves: PyValue): boolean {
     return tokens[i]!;
   };
   const state = capacities.map(() => 0n);
-  for (const move of pyIter(moves)) {
+  for (const move of pythonIterate(moves)) {
     if (typeof move !== "string") throw new TypeError("a move is not a str");
     const tokens = splitWhitespace(move);
     const verb = token(tokens, 0);

@@ -1,20 +1,15 @@
 // Scorers of reasoning-gym's algorithmic (and graph) tasks that override the default.
-import { fromJsonValue, pythonEquals, pythonJsonLoads, PythonJsonDecodeError, type PyValue } from "../../../python/json.ts";
-import { pythonFloat } from "../../../python/values.ts";
-import { pythonSum } from "../../../metrics/stats.ts";
-import { dumpsKey, pythonSorted } from "../python-builtins.ts";
+import { pythonJsonLoads } from "../../../python/json.ts";
+import { fromJsonValue, pythonEquals, pythonIterate, pythonSorted, pythonTypeName, type PyValue } from "../../../python/values.ts";
+import { PyJsonDecodeError } from "../../../python/exception.ts";
+import { pythonFloat } from "../../../python/numbers.ts";
+import { pythonSum } from "../../../python/sum.ts";
+import { floatRepr } from "../../../python/float.ts";
 import { evalPythonLiteral } from "../python-literal.ts";
 import { PYTHON_SPACE_CHARS } from "../../../python/chars.ts";
 import { codePoints, compareStrings, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
 import { item, oracleText, type Entry } from "../types.ts";
 
-/** `for x in value` over a parsed value: a list's items, a string's characters, a dict's keys. */
-function iterate(value: PyValue): PyValue[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") return codePoints(value);
-  if (value instanceof Map) return [...value.keys()];
-  throw new TypeError("object is not iterable");
-}
 
 /**
  * `floats == sorted(floats[, reverse])`: true exactly when no neighbour is strictly out of order. Without NaN
@@ -37,7 +32,7 @@ export function numberSorting(answer: string | null, entry: Entry): number {
     try {
       given = pythonJsonLoads(answer.replaceAll("'", '"'));
     } catch (error) {
-      if (error instanceof PythonJsonDecodeError) return 0;
+      if (error instanceof PyJsonDecodeError) return 0;
       throw error;
     }
     if (!Array.isArray(given)) return 0;
@@ -46,10 +41,10 @@ export function numberSorting(answer: string | null, entry: Entry): number {
     try {
       expected = pythonJsonLoads(oracleSource);
     } catch (error) {
-      if (!(error instanceof PythonJsonDecodeError)) throw error;
+      if (!(error instanceof PyJsonDecodeError)) throw error;
       expected = evalPythonLiteral(oracleSource); // the library's eval() fallback, for its own str(list) oracles
     }
-    const expectedItems = iterate(expected);
+    const expectedItems = pythonIterate(expected);
     if (given.length !== expectedItems.length) return 0;
     const givenFloats = given.map(pythonFloat);
     const expectedFloats = expectedItems.map(pythonFloat);
@@ -67,7 +62,7 @@ const COMMA_SEPARATOR = new RegExp(`,[${PYTHON_SPACE_CHARS}]*`, "u");
 function sequence(value: unknown): readonly unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === "string") return codePoints(value);
-  throw new TypeError("object of this type has no pythonLen()");
+  throw new TypeError(`object of type '${pythonTypeName(value as PyValue)}' has no len()`);
 }
 
 /**
@@ -157,7 +152,7 @@ export function letterJumble(answer: string | null, entry: Entry): number {
 
 /** `sorted([sorted(group) for group in groups], key=lambda g: g[0] if g else "")`. */
 function sortGroups(groups: PyValue): PyValue[][] {
-  const sortedGroups = iterate(groups).map((group) => pythonSorted(iterate(group)));
+  const sortedGroups = pythonIterate(groups).map((group) => pythonSorted(pythonIterate(group)));
   return pythonSorted(sortedGroups, (group) => (group.length > 0 ? group[0]! : ""));
 }
 
@@ -174,4 +169,18 @@ export function groupAnagrams(answer: string | null, entry: Entry): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * A text equal for two values exactly when their `json.dumps` texts are equal: ints and floats apart (`1` vs
+ * `1.0`), dict keys in order, every NaN alike.
+ */
+export function dumpsKey(value: PyValue): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") return floatRepr(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(dumpsKey).join(",")}]`;
+  return `{${[...value].map(([k, v]) => `${JSON.stringify(k)}:${dumpsKey(v)}`).join(",")}}`;
 }

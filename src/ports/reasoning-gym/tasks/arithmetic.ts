@@ -1,7 +1,7 @@
 // Scorers of reasoning-gym's arithmetic tasks that override the default. Numbers are read as Python reads them:
-// `Decimal(text)` exactly (python-decimal.ts), `float(text)` and `int(text)` with Unicode digits and `_`.
-import { pythonFloat, pythonIntBig } from "../../../python/values.ts";
-import { adjusted, decimalAbs, decimalEquals, decimalLessOrEqual, decimalQuantize, decimalSubtract, isZero, parseDecimal, type Decimal, type FiniteDecimal } from "../python-decimal.ts";
+// `Decimal(text)` exactly (src/python/decimal.ts), `float(text)` and `int(text)` with Unicode digits and `_`.
+import { pythonFloat, pythonIntBig } from "../../../python/numbers.ts";
+import { adjusted, decimalAbs, decimalEquals, decimalLessOrEqual, decimalQuantize, decimalSubtract, isZero, parseDecimal, type Decimal, type FiniteDecimal } from "../../../python/decimal.ts";
 import { PYTHON_DIGIT_CHARS, PYTHON_SPACE_CHARS, PYTHON_WORD_BOUNDARY } from "../../../python/chars.ts";
 import { pythonLen, pythonStrip } from "../../../python/str.ts";
 import { item, oracleText, type Entry } from "../types.ts";

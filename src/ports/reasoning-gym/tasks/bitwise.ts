@@ -2,7 +2,7 @@
 // `metadata.problem` — an integer expression the library `eval()`s. Here that expression is computed by a small
 // evaluator of exactly the grammar the library generates (hex/decimal ints, `+ - * << >>`, unary signs,
 // parentheses, Python's precedence), never evaluated as code; anything else counts as a failed eval (0.0).
-import { asciiDigits } from "../../../python/values.ts";
+import { asciiDigits } from "../../../python/numbers.ts";
 import { pythonStrip } from "../../../python/str.ts";
 import { item, type Entry } from "../types.ts";
 

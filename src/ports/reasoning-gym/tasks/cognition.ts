@@ -1,5 +1,5 @@
 // Scorers of reasoning-gym's cognition tasks that override the default.
-import { pythonIntBig } from "../../../python/values.ts";
+import { pythonIntBig } from "../../../python/numbers.ts";
 import { pythonLower, pythonStrip } from "../../../python/str.ts";
 import { oracleText, type Entry } from "../types.ts";
 

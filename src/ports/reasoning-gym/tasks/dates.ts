@@ -1,9 +1,9 @@
 // Scorers of reasoning-gym's calendar and clock tasks: calendar_arithmetic (weekday names, day counts with
 // exp-decaying credit, leap years) and time_intervals (durations with linear credit by distance).
-import { ValueError, pythonIntBig } from "../../../python/values.ts";
+import { ValueError, IndexError } from "../../../python/exception.ts";
+import { pythonIntBig } from "../../../python/numbers.ts";
 import { codePoints, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
-import { pythonExp, trueDivide } from "../python-math.ts";
-import { IndexError } from "../python-builtins.ts";
+import { pythonExp, trueDivide } from "../../../python/math.ts";
 import { item, oracleText, type Entry } from "../types.ts";
 
 const WEEKDAYS = new Set(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]);

@@ -2,13 +2,14 @@
 // n_queens, tower_of_hanoi and knight_swap (move simulators), kakurasu and survo (grids checked against sums or
 // the stored solution), tsumego (the point to play). Each was compared with the library's own score_answer run
 // under python3.
-import { fromJsonValue, pythonEquals, pythonJsonLoads, type PyValue } from "../../../python/json.ts";
-import { pythonIntBig } from "../../../python/values.ts";
-import { pythonMatch, pythonSearch } from "../../../python/re.ts";
-import { codePoints, pythonLen, pythonLower, pythonRstrip, pythonStrip, splitWhitespace } from "../../../python/str.ts";
-import { IndexError, pyContains, pyGetItem, pyIndex, pyIter, pyJoin, pyLen, pyTruthy, splitLines } from "../python-builtins.ts";
+import { pythonJsonLoads } from "../../../python/json.ts";
+import { fromJsonValue, pythonEquals, type PyValue, pythonContains, pythonGetItem, pythonIterate, pythonJoin, pythonLenOf, pythonTruthy } from "../../../python/values.ts";
+import { pythonIntBig } from "../../../python/numbers.ts";
+import { pythonMatch, pythonSearch } from "../../../python/re/index.ts";
+import { codePoints, pythonLen, pythonLower, pythonRstrip, pythonStrip, splitWhitespace, splitLines } from "../../../python/str.ts";
+import { IndexError, KeyError } from "../../../python/exception.ts";
 import { evalPythonLiteral } from "../python-literal.ts";
-import { item, KeyError, oracleText, type Entry, type Scorer } from "../types.ts";
+import { item, oracleText, type Entry, type Scorer } from "../types.ts";
 
 const meta = (entry: Entry, key: string): PyValue => fromJsonValue(item(entry.metadata, key));
 
@@ -25,7 +26,7 @@ function gridScorer(emptyScoresZero: boolean): Scorer {
     if (typeof answer !== "string" || (emptyScoresZero && answer.length === 0)) return 0;
     const oracle = oracleText(entry);
     const solution = meta(entry, "solution");
-    const boardSize = pyLen(pyIndex(solution, 0));
+    const boardSize = pythonLenOf(pythonGetItem(solution, 0n));
     let reward: number;
     if (rstripLines(answer) === rstripLines(oracle)) {
       reward = 1;
@@ -33,10 +34,10 @@ function gridScorer(emptyScoresZero: boolean): Scorer {
       let row = 0;
       let matching = 0;
       for (const line of answer.split("\n")) {
-        if (row >= pyLen(solution)) break;
+        if (row >= pythonLenOf(solution)) break;
         const numbers = codePoints(line).filter((ch) => "123456789".includes(ch)).map((ch) => BigInt(ch));
         if (numbers.length !== boardSize) continue;
-        const expected = pyIter(pyIndex(solution, row));
+        const expected = pythonIterate(pythonGetItem(solution, BigInt(row)));
         for (let i = 0; i < Math.min(expected.length, numbers.length); i++) if (pythonEquals(expected[i]!, numbers[i]!)) matching++;
         row++;
       }
@@ -62,12 +63,12 @@ export const futoshiki = gridScorer(false);
 export function nQueens(answer: string | null, entry: Entry): number {
   if (typeof answer !== "string") return 0;
   const valid = meta(entry, "valid_answers");
-  if (pyContains(valid, answer)) return 1;
+  if (pythonContains(valid, answer)) return 1;
   try {
-    const board = pyIter(evalPythonLiteral(answer))
-      .map((row) => pyJoin(" ", pyIter(row)))
+    const board = pythonIterate(evalPythonLiteral(answer))
+      .map((row) => pythonJoin(" ", pythonIterate(row)))
       .join("\n");
-    if (pyContains(valid, board)) return 0.5;
+    if (pythonContains(valid, board)) return 0.5;
   } catch {
     // Python's `except Exception: pass`
   }
@@ -175,7 +176,7 @@ export function knightSwap(answer: string | null, entry: Entry): number {
   if (typeof answer !== "string") return 0;
   const text = pythonStrip(answer);
   if (text.length === 0) return 0;
-  if (!pyTruthy(meta(entry, "is_possible"))) return pythonLower(text) === "no" ? 1 : 0;
+  if (!pythonTruthy(meta(entry, "is_possible"))) return pythonLower(text) === "no" ? 1 : 0;
   if (pythonLower(text) === "no") return 0;
   try {
     const moveList = pythonJsonLoads(text);
@@ -195,14 +196,14 @@ export function knightSwap(answer: string | null, entry: Entry): number {
     for (const [color, start, end] of moves) {
       if (!pythonEquals(color, turn)) return 0;
       if (!pieces.has(start) || !pythonEquals(pieces.get(start)!, color)) return 0;
-      if (!pyContains(pyGetItem(board, start), end)) return 0;
+      if (!pythonContains(pythonGetItem(board, start), end)) return 0;
       if (pieces.has(end) && pieces.get(end) !== null) return 0;
       pieces.set(end, pieces.get(start)!);
       pieces.set(start, null);
       turn = pythonEquals(turn, "w") ? "B" : "w";
     }
     if (sameSet(positionsOf(pieces, "w"), positionsOf(initial, "B")) && sameSet(positionsOf(pieces, "B"), positionsOf(initial, "w"))) {
-      const optimal = pyLen(meta(entry, "solution"));
+      const optimal = pythonLenOf(meta(entry, "solution"));
       return moves.length <= optimal ? 1 : optimal / moves.length;
     }
     return 0.05;
@@ -240,7 +241,7 @@ export function kakurasu(answer: string | null, entry: Entry): number {
     const rows = count(nRows);
     const answerColSums = Array.from({ length: Math.max(0, count(nCols)) }, (_, j) => {
       let sum = 0n;
-      for (let i = 0; i < rows; i++) if (pyIndex(pyIndex(grid as PyValue, i), j) === 1n) sum += BigInt(i + 1);
+      for (let i = 0; i < rows; i++) if (pythonGetItem(pythonGetItem(grid as PyValue, BigInt(i)), BigInt(j)) === 1n) sum += BigInt(i + 1);
       return sum;
     });
     return pythonEquals(answerColSums, colSums) ? 1 : 0;
@@ -275,7 +276,7 @@ export function survo(answer: string | null, entry: Entry): number {
   if (!pythonEquals(BigInt(grid.length), boardSize) || grid.some((row) => !pythonEquals(BigInt(row.length), boardSize))) return 0;
   const size = count(boardSize);
   for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) if (!pythonEquals(grid[i]![j]!, pyIndex(pyIndex(solution, i), j))) return 0;
+    for (let j = 0; j < size; j++) if (!pythonEquals(grid[i]![j]!, pythonGetItem(pythonGetItem(solution, BigInt(i)), BigInt(j)))) return 0;
   }
   return 1;
 }

@@ -1,7 +1,9 @@
 // Scorers of reasoning-gym's graph tasks that override the default.
-import { fromJsonValue, isPyDict, pythonEquals, type PyDict, type PyValue } from "../../../python/json.ts";
+import { fromJsonValue, isPyDict, pythonEquals, pythonTypeName, type PyDict, type PyValue } from "../../../python/values.ts";
 import { codePoints, pythonLower, pythonStrip, splitWhitespace } from "../../../python/str.ts";
-import { item, oracleText, KeyError, type Entry } from "../types.ts";
+import { item, oracleText, type Entry } from "../types.ts";
+import { KeyError } from "../../../python/exception.ts";
+import { pythonStringRepr } from "../../../python/repr.ts";
 
 /** family_relationships: equal after pythonStrip and lower-casing → 1.0. */
 export function familyRelationships(answer: string | null, entry: Entry): number {
@@ -49,7 +51,7 @@ function isValidPath(matrix: unknown, moves: string[]): boolean {
 function codePointsOrItems(row: unknown): readonly unknown[] {
   if (Array.isArray(row)) return row;
   if (typeof row === "string") return codePoints(row);
-  throw new TypeError("object has no pythonLen()");
+  throw new TypeError(`object of type '${pythonTypeName(row as PyValue)}' has no len()`);
 }
 
 /**
@@ -69,7 +71,7 @@ export function shortestPath(answer: string | null, entry: Entry): number {
 /** `metadata[key]` on the Python view of the metadata. */
 function get(mapping: PyValue, key: string): PyValue {
   if (!isPyDict(mapping)) throw new TypeError("object is not subscriptable");
-  if (!mapping.has(key)) throw new KeyError(`'${key}'`);
+  if (!mapping.has(key)) throw new KeyError(pythonStringRepr(key));
   return mapping.get(key)!;
 }
 

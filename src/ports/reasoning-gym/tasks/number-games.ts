@@ -1,12 +1,11 @@
 // Scorers of reasoning-gym's arithmetic games, countdown and puzzle24: the answer is an arithmetic expression,
 // which the library reads with SymPy's parse_expr and here is read by the safe evaluator in
 // arithmetic-expression.ts (exact rationals, no eval).
-import { fromJsonValue, pythonEquals, type PyValue } from "../../../python/json.ts";
-import { pythonFindall } from "../../../python/re.ts";
-import { pythonIntBig } from "../../../python/values.ts";
+import { fromJsonValue, pythonEquals, type PyValue, pythonIterate, pythonSorted } from "../../../python/values.ts";
+import { pythonFindall } from "../../../python/re/index.ts";
+import { pythonIntBig } from "../../../python/numbers.ts";
 import { pythonStrip } from "../../../python/str.ts";
 import { evaluateArithmetic, valueToFloat, valueToInt } from "../arithmetic-expression.ts";
-import { pyIter, pythonSorted } from "../python-builtins.ts";
 import { item, type Entry } from "../types.ts";
 
 /** The integer literals of the answer text, as `re.findall(r"\b\d+\b")` finds them (a decimal's two sides too). */
@@ -27,7 +26,7 @@ export function countdown(answer: string | null, entry: Entry): number {
   try {
     const value = valueToFloat(evaluateArithmetic(answer));
     const used = pythonSorted<PyValue>(integersIn(answer));
-    const expected = pythonSorted(pyIter(fromJsonValue(item(entry.metadata, "numbers"))));
+    const expected = pythonSorted(pythonIterate(fromJsonValue(item(entry.metadata, "numbers"))));
     if (!pythonEquals(used, expected)) return 0.05;
     const target = fromJsonValue(item(entry.metadata, "target"));
     if (typeof target !== "bigint" && typeof target !== "number" && typeof target !== "boolean") throw new TypeError("target is not a number");

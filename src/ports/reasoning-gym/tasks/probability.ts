@@ -1,8 +1,9 @@
 // reasoning-gym's coin_flip scorer: probabilities compared as numbers, with prefix credit on their digits.
-import { ValueError } from "../../../python/values.ts";
+import { ValueError, ZeroDivisionError } from "../../../python/exception.ts";
 import { pythonStrip } from "../../../python/str.ts";
 import { parseFraction } from "../python-fraction.ts";
-import { formatG, trueDivide, ZeroDivisionError } from "../python-math.ts";
+import { formatG } from "../../../python/float.ts";
+import { trueDivide } from "../../../python/math.ts";
 import { oracleText, type Entry } from "../types.ts";
 
 const TOLERANCE = 1e-4;

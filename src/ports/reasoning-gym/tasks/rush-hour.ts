@@ -1,10 +1,10 @@
 // reasoning-gym's rush_hour scorer: the answer's moves ("A+1 B-2 …") replayed on the 6×6 board of
 // `metadata.board_config` with the library's bitmask simulator, its quirks included (a blocked step is skipped
 // silently; a letter one past the last piece raises).
-import { pythonFindall } from "../../../python/re.ts";
-import { pythonIntBig } from "../../../python/values.ts";
+import { pythonFindall } from "../../../python/re/index.ts";
+import { pythonIntBig } from "../../../python/numbers.ts";
 import { codePoints, compareStrings } from "../../../python/str.ts";
-import { IndexError } from "../python-builtins.ts";
+import { IndexError } from "../../../python/exception.ts";
 import { item, type Entry } from "../types.ts";
 
 const SIZE = 6;

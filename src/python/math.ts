@@ -1,12 +1,7 @@
-// Python float results JavaScript does not give bit for bit: `int / int` and `float(Fraction)` (correctly
-// rounded from the exact ratio, any size), `math.exp` (glibc's algorithm, below; V8's `Math.exp` is often
-// 1 ulp off, e.g. exp(-5/3)), and `format(x, ".10g")` (round-half-even on the exact binary value;
-// `toPrecision` rounds ties up).
-import { OverflowError } from "../../python/values.ts";
-
-export class ZeroDivisionError extends Error {
-  override name = "ZeroDivisionError";
-}
+// Python arithmetic JavaScript does not give bit for bit: `int / int` and `float(Fraction)` (correctly rounded
+// from the exact ratio, any size), `math.exp` (glibc's algorithm, below; V8's `Math.exp` is often 1 ulp off,
+// e.g. exp(-5/3)) and `math.gcd` of ints. (`format(x, ".Ng")` and `round()` are float.ts.)
+import { OverflowError, ZeroDivisionError } from "./exception.ts";
 
 const bitLength = (n: bigint): number => (n === 0n ? 0 : n.toString(2).length);
 
@@ -197,48 +192,12 @@ export function pythonExp(x: number): number {
   return fma(scale, tmp, scale);
 }
 
-// ---- format(x, ".Ng") ----
+// ---- math.gcd ----
 
-/** The exact decimal digits of a finite positive double: `digits × 10^exponent`. */
-function exactDecimal(x: number): { digits: string; exponent: number } {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & ((1n << 52n) - 1n);
-  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
-  const e = biased === 0 ? -1074 : biased - 1075;
-  // m·2^e = m·5^-e / 10^-e for e < 0.
-  return e >= 0 ? { digits: (mantissa << BigInt(e)).toString(), exponent: 0 } : { digits: (mantissa * 5n ** BigInt(-e)).toString(), exponent: e };
-}
-
-/** Python's `format(x, f".{precision}g")` for a finite float. */
-export function formatG(x: number, precision: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
-  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-  if (x === 0) return `${sign}0`;
-  const p = Math.max(precision, 1);
-  const { digits, exponent } = exactDecimal(Math.abs(x));
-  const trimmed = digits.replace(/^0+/, "");
-  let decimalExponent = trimmed.length - 1 + exponent; // of the leading digit
-  let kept = BigInt(trimmed.slice(0, p).padEnd(p, "0"));
-  const rest = trimmed.slice(p);
-  if (rest.length > 0) {
-    const firstDropped = rest[0]!;
-    const beyond = /[1-9]/.test(rest.slice(1));
-    if (firstDropped > "5" || (firstDropped === "5" && (beyond || kept % 2n === 1n))) kept += 1n;
-  }
-  let keptDigits = kept.toString();
-  if (keptDigits.length > p) {
-    keptDigits = keptDigits.slice(0, p);
-    decimalExponent += 1;
-  }
-  if (decimalExponent < -4 || decimalExponent >= p) {
-    const mantissa = `${keptDigits[0]}.${keptDigits.slice(1)}`.replace(/\.?0+$/, "");
-    const e = Math.abs(decimalExponent).toString().padStart(2, "0");
-    return `${sign}${mantissa}e${decimalExponent < 0 ? "-" : "+"}${e}`;
-  }
-  const point = decimalExponent + 1;
-  const text = point <= 0 ? `0.${"0".repeat(-point)}${keptDigits}` : point >= p ? keptDigits + "0".repeat(point - p) : `${keptDigits.slice(0, point)}.${keptDigits.slice(point)}`;
-  return sign + (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+/** `math.gcd(a, b)` of two ints: never negative. */
+export function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
 }

@@ -1,7 +1,8 @@
 // Python's decimal.Decimal as the arithmetic scorers use it (expected values taken from python3's decimal module).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { decimalAbs, decimalEquals, decimalLessOrEqual, decimalQuantize, decimalSubtract, InvalidOperation, parseDecimal, type Decimal, type FiniteDecimal } from "../../../src/ports/reasoning-gym/python-decimal.ts";
+import { decimalAbs, decimalEquals, decimalLessOrEqual, decimalQuantize, decimalSubtract, parseDecimal, type Decimal, type FiniteDecimal } from "../../src/python/decimal.ts";
+import { InvalidOperation } from "../../src/python/exception.ts";
 
 const finite = (text: string) => parseDecimal(text) as FiniteDecimal;
 const show = (d: Decimal) => (d.kind === "finite" ? `${d.negative ? "-" : ""}${d.coefficient}e${d.exponent}` : d.kind);

@@ -1,13 +1,9 @@
 // Python's `decimal.Decimal` as far as the arithmetic scorers use it: construction from a string (exact, no
 // context), `==`, subtraction and `abs` in the default context (28 digits, ROUND_HALF_EVEN), `<=`, and
 // `quantize`. Values are exact: a coefficient and a power-of-ten exponent, both BigInt.
-import { pythonStrip } from "../../python/str.ts";
-import { asciiDigits } from "../../python/values.ts";
-
-/** Python's `decimal.InvalidOperation` (a bad literal, an operation on sNaN, an impossible quantize). */
-export class InvalidOperation extends Error {
-  override name = "InvalidOperation";
-}
+import { InvalidOperation } from "./exception.ts";
+import { pythonStrip } from "./str.ts";
+import { asciiDigits } from "./numbers.ts";
 
 export type Decimal =
   | { kind: "finite"; negative: boolean; coefficient: bigint; exponent: bigint }
