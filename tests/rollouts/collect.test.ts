@@ -59,7 +59,7 @@ function collect(dir: string, inputPath: string, extra: Partial<CollectOptions> 
 test("failing, hanging, rejected and 5xx rollouts end as typed failures; the rest complete; no reward is invented", async () => {
   const dir = tempDir();
   const behaviors: (Behavior | Record<string, unknown>)[] = ["ok", "fail", "hang", { behavior: "flaky", failures: 1 }, "reject", "no_reward", "report_failure", "no_persist", { behavior: "flaky", failures: 5 }, "ok"];
-  const { summary, output, failures, printed } = await collect(dir, writeInput(dir, behaviors), { concurrency: 4, rolloutDeadlineMs: 300, maxAttempts: 3 });
+  const { summary, output, failures, printed } = await collect(dir, writeInput(dir, behaviors), { concurrency: 4, rolloutDeadlineMs: 1500, maxAttempts: 3 });
 
   assert.deepEqual(output.map(key).sort(), ["0:0", "3:0", "9:0"]);
   assert.ok(output.every((line) => line.reward === 1));
