@@ -4,8 +4,8 @@
 // Only the envelope streams; there is no token-by-token streaming, so retries and error handling of
 // the non-streaming path are kept whole.
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
 import { ResponseCreateParamsSchema, ResponseInputItemSchema, ToolSchema, type NeMoGymResponse, type ResponseCreateParams } from "../protocol/index.ts";
+import { laxValidate, type PydanticError } from "../python/pydantic/index.ts";
 
 /** Functions grouped under a `namespace` tool are flattened to `<namespace>__<name>` for the backend. */
 export const NAMESPACE_TOOL_DELIMITER = "__";
@@ -38,7 +38,8 @@ export function flattenNamespaceTools(tools: unknown): { tools: unknown[]; names
 }
 
 /** A harness's exotic tool is better lost than the rollout: tools the params cannot express are dropped. */
-const toolIsValid = (tool: unknown) => ToolSchema.safeParse(tool).success;
+// Validated as NeMo Gym's TypeAdapter(ToolParam) validates it: pydantic lax mode.
+const toolIsValid = (tool: unknown) => laxValidate(ToolSchema, tool).success;
 
 const isSystemLike = (item: unknown) => isObject(item) && (item.type === undefined || item.type === null || item.type === "message") && (item.role === "system" || item.role === "developer");
 
@@ -80,7 +81,8 @@ export function sanitizeStreamingResponsesBody(original: Json): { body: Json; na
         if (Array.isArray(item.tools)) carriedTools.push(...item.tools);
         continue;
       }
-      if (!ResponseInputItemSchema.safeParse(item).success) continue;
+      // NeMo Gym's TypeAdapter(NeMoGymResponseInputItem) decides, in lax mode; the item is kept as sent.
+      if (!laxValidate(ResponseInputItemSchema, item).success) continue;
       kept.push(item);
     }
 
@@ -104,40 +106,35 @@ export function sanitizeStreamingResponsesBody(original: Json): { body: Json; na
   return { body, namespaces };
 }
 
-/** Deletes `keys` of the object at `path`; false when the path does not walk literally. */
-function deleteKeysAt(root: unknown, path: readonly PropertyKey[], keys: readonly string[]): boolean {
+/** Deletes the value at a pydantic error `loc`; false when the loc does not walk literally (a union member's name in it). */
+function deleteAt(root: unknown, loc: readonly (string | number)[]): boolean {
   let node: unknown = root;
-  for (const part of path) {
+  for (const part of loc.slice(0, -1)) {
     if (Array.isArray(node) && typeof part === "number" && part < node.length) node = node[part];
     else if (isObject(node) && typeof part === "string" && part in node) node = node[part];
     else return false;
   }
-  if (!isObject(node)) return false;
-  let removed = false;
-  for (const key of keys) {
-    if (key in node) {
-      delete node[key];
-      removed = true;
-    }
-  }
-  return removed;
+  const last = loc.at(-1);
+  if (!isObject(node) || typeof last !== "string" || !(last in node)) return false;
+  delete node[last];
+  return true;
 }
 
 /**
- * Validates a sanitized streaming body. Harness wire formats move faster than the pinned types
- * (e.g. `reasoning.context`), so fields rejected only for being unknown are pruned and validation
- * retried; any other problem is returned as the zod error for the usual 422.
+ * Validates a sanitized streaming body as NeMo Gym does (pydantic lax mode). Harness wire formats
+ * move faster than the pinned types (e.g. `reasoning.context`), so every `extra_forbidden` field is
+ * pruned and validation retried; any other problem is returned as pydantic's errors for the 422.
  */
-export function validateStreamingResponsesParams(sanitized: Json): { params: ResponseCreateParams; body: Json } | { error: z.ZodError; body: Json } {
+export function validateStreamingResponsesParams(sanitized: Json): { params: ResponseCreateParams; body: Json } | { errors: PydanticError[]; body: Json } {
   const body = structuredClone(sanitized);
   for (;;) {
-    const result = ResponseCreateParamsSchema.safeParse(body, { reportInput: true });
+    const result = laxValidate(ResponseCreateParamsSchema, body);
     if (result.success) return { params: result.data, body };
     let removed = false;
-    for (const issue of result.error.issues) {
-      if (issue.code === "unrecognized_keys" && deleteKeysAt(body, issue.path, issue.keys)) removed = true;
+    for (const error of result.errors) {
+      if (error.type === "extra_forbidden" && deleteAt(body, error.loc)) removed = true;
     }
-    if (!removed) return { error: result.error, body };
+    if (!removed) return { errors: result.errors, body };
   }
 }
 

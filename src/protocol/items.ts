@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { InputContentPartSchema, OutputContentPartSchema, SummaryTextSchema } from "./content.ts";
-import { member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic/index.ts";
-import { TRAINING_KEYS, withTraining } from "./training.ts";
+import { forwardIssues, isPlainObject, member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic/index.ts";
+import { TRAINING_KEYS, trainingShape, withTraining } from "./training.ts";
 
 const ItemStatusSchema = z.enum(["in_progress", "completed", "incomplete"]);
 
@@ -79,16 +79,16 @@ export const ReasoningItemBaseSchema = z.object({
 });
 
 // ---- hosted-MCP pass-through items ----
-// Unlike pydantic (where `type` defaults), `type` is required here: with a
-// default, `mcp_list_tools` (all fields optional) would swallow any malformed
-// item, e.g. an assistant message lacking `id`, instead of rejecting it.
+// As in NeMo Gym, `type` defaults. So `mcp_list_tools`, whose fields all have defaults, takes
+// any untyped item no other member accepts (a message with role "USER", or bad content, or an
+// assistant message without `id`), and the dump is that item with the list's fields first.
 
 export const McpCallSchema = z.looseObject({
   id: nullDefault(z.string()),
   arguments: z.string(),
   name: z.string(),
   server_label: nullDefault(z.string()),
-  type: z.literal("mcp_call"),
+  type: z.literal("mcp_call").default("mcp_call"),
   approval_request_id: nullDefault(z.string()),
   error: nullDefault(z.string()),
   output: nullDefault(z.string()),
@@ -99,7 +99,7 @@ export const McpListToolsSchema = z.looseObject({
   id: nullDefault(z.string()),
   server_label: nullDefault(z.string()),
   tools: z.array(z.unknown()).default(() => []),
-  type: z.literal("mcp_list_tools"),
+  type: z.literal("mcp_list_tools").default("mcp_list_tools"),
   error: nullDefault(z.string()),
 });
 
@@ -108,7 +108,7 @@ export const McpApprovalRequestSchema = z.looseObject({
   arguments: z.string(),
   name: z.string(),
   server_label: nullDefault(z.string()),
-  type: z.literal("mcp_approval_request"),
+  type: z.literal("mcp_approval_request").default("mcp_approval_request"),
 });
 
 // ---- kinds that may carry training fields ----
@@ -123,13 +123,39 @@ function trainingMember<S extends z.ZodType>(name: string, base: z.ZodObject, sc
   return memberOf(name, schema, base, "type", TRAINING_KEYS);
 }
 
+const REQUIRED_TOKEN_FIELDS = ["generation_log_probs", "generation_token_ids", "prompt_token_ids"] as const;
+const TokenMetadataSchema = z.object(trainingShape).partial();
+
+/**
+ * NeMo Gym's `_validate_atomic_token_metadata`, a BeforeValidator on the whole item union: an item
+ * carrying any token field must carry the three lists, well formed, whichever member it would be
+ * (otherwise `mcp_list_tools`, all of whose fields default, would take a message with half its token ids).
+ */
+const atomicTokenMetadata = z.unknown().superRefine((value, ctx) => {
+  if (!isPlainObject(value)) return;
+  const present = TRAINING_KEYS.filter((key) => key in value);
+  if (present.length === 0) return;
+  const missing = REQUIRED_TOKEN_FIELDS.filter((key) => !(key in value));
+  if (missing.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      input: value,
+      message: `Value error, Token metadata must include all required fields; missing: ${missing.join(", ")}`,
+      params: { pydantic: { type: "value_error", ctx: { error: {} } } },
+    });
+    return;
+  }
+  const result = TokenMetadataSchema.safeParse(Object.fromEntries(present.map((key) => [key, value[key]])));
+  if (!result.success) forwardIssues(ctx.issues, result.error.issues);
+});
+
 /**
  * Member order is pydantic's. Only the three `message` models can tie on
  * `type`; ranking by fields set makes an assistant history item with `id` and
  * `output_text` parts an OutputMessage, a user item with `status` a Message,
  * and everything else an EasyInputMessage (which drops `id`/`status`).
  */
-export const ResponseInputItemSchema = smartUnion("response item", [
+export const ResponseInputItemSchema = atomicTokenMetadata.pipe(smartUnion("response item", [
   trainingMember("NeMoGymEasyInputMessage", EasyInputMessageBaseSchema, EasyInputMessageSchema),
   trainingMember("NeMoGymMessage", MessageBaseSchema, MessageSchema),
   trainingMember("NeMoGymResponseOutputMessage", OutputMessageBaseSchema, OutputMessageSchema),
@@ -139,7 +165,7 @@ export const ResponseInputItemSchema = smartUnion("response item", [
   member("NeMoGymResponseMcpCall", McpCallSchema),
   member("NeMoGymResponseMcpListTools", McpListToolsSchema),
   member("NeMoGymResponseMcpApprovalRequest", McpApprovalRequestSchema),
-] as const);
+] as const));
 
 /** Output items use the very same union as input items in NeMo Gym. */
 export const ResponseOutputItemSchema = ResponseInputItemSchema;

@@ -13,9 +13,9 @@ import { ChatConversionError } from "../models/chat-conversion/index.ts";
 import { chatToResponsesParams, responseToChatCompletion } from "../models/chat-via-responses.ts";
 import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
 import { jsonTruthy } from "../python/json-value.ts";
-import { parseBody } from "./base-app.ts";
+import { laxValidate, type PydanticError } from "../python/pydantic/index.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
-import { HttpError, RequestValidationError, validationErrorFromZod } from "../protocol/errors.ts";
+import { HttpError, RequestValidationError } from "../protocol/errors.ts";
 
 export interface ModelCall {
   sessionId: string;
@@ -43,6 +43,19 @@ function bodyObject(request: FastifyRequest): Json {
     throw new RequestValidationError([{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }]);
   }
   return body as Json;
+}
+
+/** FastAPI's 422 for pydantic's errors on a body (`loc` prefixed with "body"), as NeMo Gym re-raises them. */
+const bodyValidationError = (errors: readonly PydanticError[]) => new RequestValidationError(errors.map((error) => ({ ...error, loc: ["body", ...error.loc] })));
+
+/**
+ * `Model.model_validate(body)`, how NeMo Gym's dispatchers validate every request body: pydantic
+ * lax mode, whichever path (JSON or streamed, native or converted) the body arrived on.
+ */
+function validateParams<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = laxValidate(schema, body);
+  if (!result.success) throw bodyValidationError(result.errors);
+  return result.data;
 }
 
 /** A request the Responses⇄Chat conversion cannot express is the caller's to fix: a 400 saying why. */
@@ -76,12 +89,13 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
 
       app.post("/v1/responses", async (request, reply) => {
         const body = bodyObject(request);
-        if (body.stream !== true) return responses(request, parseBody(ResponseCreateParamsSchema, request), body);
+        // NeMo Gym tests `if not body.get("stream")`: any truthy stream (1, "yes") takes the streaming path.
+        if (!jsonTruthy(body.stream)) return responses(request, validateParams(ResponseCreateParamsSchema, body), body);
 
         // A bad request still fails eagerly (422) before the stream is committed.
         const { body: sanitized, namespaces } = sanitizeStreamingResponsesBody(body);
         const validated = validateStreamingResponsesParams(sanitized);
-        if ("error" in validated) throw validationErrorFromZod(validated.error, validated.body);
+        if ("errors" in validated) throw bodyValidationError(validated.errors);
         let response: NeMoGymResponse;
         try {
           response = await responses(request, validated.params, validated.body);
@@ -97,9 +111,8 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         spec.chatCompletions?.bind(spec) ??
         (async (call: ModelCall & { params: ChatCompletionCreateParams; rawParams: Json }) => {
           const converted = asBadRequest(() => chatToResponsesParams(call.params, call.rawParams)) as Json;
-          const parsed = ResponseCreateParamsSchema.safeParse(converted, { reportInput: true });
-          if (!parsed.success) throw validationErrorFromZod(parsed.error, converted);
-          return responseToChatCompletion(await spec.responses({ ...call, params: parsed.data, rawParams: converted as ResponseCreateParamsInput }, context));
+          const params = validateParams(ResponseCreateParamsSchema, converted);
+          return responseToChatCompletion(await spec.responses({ ...call, params, rawParams: converted as ResponseCreateParamsInput }, context));
         });
 
       app.post("/v1/chat/completions", async (request, reply) => {
@@ -107,18 +120,16 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         // Only a genuine boolean true streams; anything else meets the strict schema and its 422.
         const streaming = body.stream === true;
         const { body: sanitized, includeUsage } = streaming ? sanitizeStreamingChatBody(body) : { body, includeUsage: false };
-        const parsed = ChatCompletionCreateParamsSchema.safeParse(sanitized, { reportInput: true });
-        if (!parsed.success) throw validationErrorFromZod(parsed.error, sanitized);
-        const completion = await chatCompletions({ ...callOf(request), params: parsed.data, rawParams: sanitized }, context);
+        const params = validateParams(ChatCompletionCreateParamsSchema, sanitized);
+        const completion = await chatCompletions({ ...callOf(request), params, rawParams: sanitized }, context);
         return streaming ? sendSse(reply, chatCompletionSse(completion, includeUsage)) : completion;
       });
 
       app.post("/v1/messages", async (request, reply) => {
         const body = bodyObject(request);
         const converted = anthropicRequestToResponses(body) as Json;
-        const parsed = ResponseCreateParamsSchema.safeParse(converted, { reportInput: true });
-        if (!parsed.success) throw validationErrorFromZod(parsed.error, converted);
-        const response = await responses(request, parsed.data, converted);
+        // NeMo Gym builds `NeMoGymResponseCreateParamsNonStreaming(**params)` from the converted fields: lax mode too.
+        const response = await responses(request, validateParams(ResponseCreateParamsSchema, converted), converted);
         const message = responsesToAnthropicMessage(response, typeof body.model === "string" && body.model ? body.model : response.model);
         // NeMo Gym tests `if body.get("stream")`: 1 and "yes" stream too.
         if (jsonTruthy(body.stream)) return sendSse(reply, anthropicMessageToSse(message));

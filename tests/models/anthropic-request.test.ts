@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { anthropicRequestToResponses } from "../../src/models/anthropic/index.ts";
 import { ResponseCreateParamsSchema } from "../../src/protocol/index.ts";
 import { RequestValidationError } from "../../src/protocol/errors.ts";
+import { laxValidate } from "../../src/python/pydantic/index.ts";
 
 /** Converts a request whose only messages are `messages` (plus any extra top-level fields). */
 function convert(messages: unknown[], extra: Record<string, unknown> = {}) {
@@ -391,16 +392,23 @@ test("a tool without a name, or with a non-object input_schema, is rejected at t
   assert.deepEqual(rejection({ messages: [], tools: [{ name: "f", input_schema: "object" }] })[0].loc, ["body", "tools", 0, "input_schema"]);
 });
 
-test("a fractional max_tokens is rejected as not an integer", () => {
-  const [detail] = rejection({ messages: [], max_tokens: 12.5 });
-  assert.deepEqual(detail.loc, ["body", "max_tokens"]);
-  assert.equal(detail.type, "int_type");
+test("max_tokens, temperature and top_p travel as sent: the params model coerces or refuses them, as NeMo Gym's does", () => {
+  // NeMo Gym copies them with `.get` and validates `NeMoGymResponseCreateParamsNonStreaming(**params)` in lax mode.
+  const params = convert([{ role: "user", content: "x" }], { max_tokens: "16", temperature: "0.5", top_p: 1 });
+  assert.deepEqual([params.max_output_tokens, params.temperature, params.top_p], ["16", "0.5", 1]);
+  const validated = laxValidate(ResponseCreateParamsSchema, params);
+  assert.ok(validated.success);
+  assert.deepEqual([validated.data.max_output_tokens, validated.data.temperature], [16, 0.5]);
+  const fractional = laxValidate(ResponseCreateParamsSchema, convert([{ role: "user", content: "x" }], { max_tokens: 12.5 }));
+  assert.deepEqual(fractional.success ? [] : fractional.errors.map((e) => [e.loc.join("."), e.type]), [["max_output_tokens", "int_from_float"]]);
+  const hot = laxValidate(ResponseCreateParamsSchema, convert([{ role: "user", content: "x" }], { temperature: "hot" }));
+  assert.deepEqual(hot.success ? [] : hot.errors.map((e) => [e.loc.join("."), e.type]), [["temperature", "float_parsing"]]);
 });
 
 test("every problem in a request is reported, each at its own field", () => {
-  const detail = rejection({ messages: [{ role: "bot", content: [{ type: "video" }] }], temperature: "hot" });
+  const detail = rejection({ messages: [{ role: "bot", content: [{ type: "video" }] }], tools: [{ description: "nameless" }] });
   assert.deepEqual(
     detail.map((entry) => entry.loc.join(".")),
-    ["body.messages.0.role", "body.messages.0.content.0.type", "body.temperature"],
+    ["body.messages.0.role", "body.messages.0.content.0.type", "body.tools.0.name"],
   );
 });

@@ -36,7 +36,9 @@ test("input parts are re-ordered like TypedDicts and unknown keys dropped", () =
     '{"content":[{"detail":"auto","type":"input_image","image_url":"data:x"}],"role":"user","type":"message"}',
   );
   // `detail` is required on image parts at the pinned openai version.
-  rejects({ role: "user", content: [{ type: "input_image", image_url: "data:x" }] });
+  rejects({ type: "message", role: "user", content: [{ type: "input_image", image_url: "data:x" }] });
+  // Untyped, the same item falls through to mcp_list_tools (every field defaulted), as in NeMo Gym.
+  assert.equal(parse({ role: "user", content: [{ type: "input_image", image_url: "data:x" }] }).type, "mcp_list_tools");
 });
 
 test("a user message carrying status is a Message (status kept); without status an EasyInputMessage", () => {
@@ -117,7 +119,8 @@ test("unknown item types and non-objects are rejected", () => {
   const issues = rejects({ type: "teleport" });
   assert.deepEqual(issues[0].path, ["type"]);
   rejects("just a string");
-  rejects({});
+  // `{}` is an mcp_list_tools item upstream: all its fields have defaults.
+  assert.equal(dump({}), '{"id":null,"server_label":null,"tools":[],"type":"mcp_list_tools","error":null}');
 });
 
 test("hosted MCP output items validate and keep unknown keys", () => {
@@ -179,7 +182,12 @@ test("a partial set of training fields is rejected", () => {
     { routed_experts: "nrlre1:int16:1x1x1:AAA=" },
   ]) {
     const issues = rejects({ ...base, ...partial });
-    assert.ok(issues.some((i) => ["prompt_token_ids", "generation_token_ids", "generation_log_probs"].includes(String(i.path[0]))));
+    // NeMo Gym's _validate_atomic_token_metadata: one ValueError on the item naming the missing lists.
+    const missing = ["generation_log_probs", "generation_token_ids", "prompt_token_ids"].filter((key) => !(key in partial));
+    assert.deepEqual(
+      issues.map((i) => [i.path, i.message]),
+      [[[], `Value error, Token metadata must include all required fields; missing: ${missing.join(", ")}`]],
+    );
   }
   rejects({ id: "m", role: "assistant", content: [outputText], prompt_token_ids: [1] });
   rejects({ role: "user", content: "hi", prompt_token_ids: [1], generation_token_ids: [2] });

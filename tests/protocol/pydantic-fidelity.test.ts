@@ -42,3 +42,40 @@ test("an output_text part without annotations is refused (annotations: List[Anno
   assert.equal(laxValidate(ResponseSchema, message({ type: "output_text", text: "hi" })).success, false);
   assert.equal(laxValidate(ResponseSchema, message({ type: "output_text", text: "hi", annotations: [] })).success, true);
 });
+
+// Union fall-through, checked against pydantic 2.13 with stand-ins of NeMo Gym's item models: NeMoGymResponseMcpListTools
+// defaults every field (type, id, server_label, tools, error) and keeps extra keys (openai's BaseModel is extra="allow"),
+// so an untyped item that no other member accepts validates as it and dumps its fields first, the item's keys after.
+const listTools = { id: null, server_label: null, tools: [], type: "mcp_list_tools", error: null };
+const firstInput = (item: unknown) => {
+  const result = laxValidate(ResponseCreateParamsSchema, { input: [item] });
+  return result.success ? (result.data.input as unknown[])[0] : result.errors;
+};
+
+test("an untyped message with a role in the wrong case is an mcp_list_tools item", () => {
+  assert.deepEqual(firstInput({ role: "USER", content: "hi" }), { ...listTools, role: "USER", content: "hi" });
+});
+
+test("an untyped message with bad content, or an assistant message without id, is an mcp_list_tools item", () => {
+  assert.deepEqual(firstInput({ role: "user", content: 5 }), { ...listTools, role: "user", content: 5 });
+  const assistant = { role: "assistant", content: [{ type: "output_text", text: "x", annotations: [] }] };
+  assert.deepEqual(firstInput(assistant), { ...listTools, ...assistant });
+  assert.deepEqual(firstInput({ content: "hi" }), { ...listTools, content: "hi" });
+});
+
+test("a valid untyped message stays an EasyInputMessage: it sets more of that member's fields", () => {
+  assert.deepEqual(firstInput({ role: "user", content: "hi" }), { content: "hi", role: "user", type: "message" });
+});
+
+test("with type: message, or an unknown type, nothing falls through: the item is refused", () => {
+  for (const item of [{ type: "message", role: "USER", content: "hi" }, { type: "teleport" }]) {
+    assert.equal(laxValidate(ResponseCreateParamsSchema, { input: [item] }).success, false, JSON.stringify(item));
+  }
+});
+
+test("half a set of token ids is refused before the union (NeMo Gym's _validate_atomic_token_metadata), typed or not", () => {
+  for (const item of [{ role: "user", content: "hi", prompt_token_ids: [1] }, { type: "function_call", call_id: "c", name: "f", arguments: "{}", prompt_token_ids: [1] }]) {
+    const errors = firstInput(item) as { type: string; msg: string }[];
+    assert.deepEqual(errors.map((e) => [e.type, e.msg]), [["value_error", "Value error, Token metadata must include all required fields; missing: generation_log_probs, generation_token_ids"]]);
+  }
+});

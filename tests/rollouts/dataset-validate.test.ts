@@ -38,7 +38,8 @@ test("protocol problems name the line and the field path, as the 422 would", asy
     "[1, 2]",
     { expected_count: 1 },
     { responses_create_params: { input: "x", seed: 3 } },
-    { responses_create_params: { input: [{ role: "robot", content: "x" }] } },
+    // Typed: an untyped item with a bad role is an mcp_list_tools item in NeMo Gym (every field defaulted).
+    { responses_create_params: { input: [{ type: "message", role: "robot", content: "x" }] } },
     { responses_create_params: { input: "x" }, agent_ref: { type: "responses_api_models" } },
     { responses_create_params: { input: "x" }, _ng_task_index: "3", _ng_rollout_index: -1 },
   );

@@ -11,6 +11,8 @@ import type { InProcessGraph } from "../../src/testing/in-process.ts";
 import { http, startServers } from "../../src/testing/servers.ts";
 
 interface Seen {
+  /** What the server's handler was given after validation (chat handlers: the validated chat params). */
+  params: Record<string, unknown>;
   rawParams: Record<string, unknown>;
   rolloutId: string | undefined;
 }
@@ -21,7 +23,7 @@ const RecordingModel = responsesApiModel({
   name: "RecordingModel",
   config: z.looseObject({}),
   async responses({ params, rawParams, rolloutId }) {
-    seen.push({ rawParams: rawParams as Record<string, unknown>, rolloutId });
+    seen.push({ params: params as Record<string, unknown>, rawParams: rawParams as Record<string, unknown>, rolloutId });
     if (params.instructions === "fail") throw new Error("backend exploded");
     const output = [
       { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello", annotations: [] }] },
@@ -29,8 +31,8 @@ const RecordingModel = responsesApiModel({
     ];
     return responseEnvelope({ params, model: "recording", output: output as NeMoGymResponse["output"], usage: usageOf(7, 3), id: "resp_fixed", createdAt: 1_753_983_920 });
   },
-  async chatCompletions({ rawParams, rolloutId }) {
-    seen.push({ rawParams, rolloutId });
+  async chatCompletions({ params, rawParams, rolloutId }) {
+    seen.push({ params: params as Record<string, unknown>, rawParams, rolloutId });
     return {
       id: "chatcmpl_1",
       object: "chat.completion",
@@ -50,11 +52,13 @@ const RecordingModel = responsesApiModel({
 });
 
 const responsesOnlySeen: unknown[] = [];
+const responsesOnlyParams: Record<string, unknown>[] = [];
 const ResponsesOnlyModel = responsesApiModel({
   name: "ResponsesOnlyModel",
   config: z.looseObject({}),
   async responses({ params, rawParams }) {
     responsesOnlySeen.push(rawParams);
+    responsesOnlyParams.push(params);
     const output = [
       { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hello", annotations: [] }] },
       ...(params.tools ?? []).map((tool, i) => ({ type: "function_call", name: (tool as { name: string }).name, arguments: "{}", call_id: `call_${i}`, id: `fc_${i}`, status: "completed" })),
@@ -306,4 +310,53 @@ test("a model server without its own chat path answers /v1/chat/completions thro
 
   const unsupported = await post("/v1/chat/completions", { messages: [{ role: "user", content: [{ type: "input_audio", input_audio: {} }] }] });
   assert.equal(unsupported.status, 422, "the chat schema rejects it before conversion");
+});
+
+// NeMo Gym validates every model route's body with `Model.model_validate(body)`: pydantic lax mode,
+// so one input gets one answer whichever path (JSON, streamed, converted) it takes.
+const sampling = (params: Record<string, unknown>) => [params.temperature, params.parallel_tool_calls, params.max_output_tokens];
+
+test("string scalars are coerced as pydantic coerces them on every /v1/responses path", async () => {
+  const body = { input: "hi", temperature: "0.5", parallel_tool_calls: "false", max_output_tokens: "16" };
+  assert.equal((await post("/v1/responses", body)).status, 200);
+  assert.deepEqual(sampling(lastSeen().params), [0.5, false, 16]);
+  const streamed = await post("/v1/responses", { ...body, stream: true });
+  assert.equal(streamed.status, 200);
+  assert.match(String(streamed.headers["content-type"]), /^text\/event-stream/);
+  assert.deepEqual(sampling(lastSeen().params), [0.5, false, 16]);
+  // `if not body.get("stream")`: a truthy 1 streams too.
+  const truthy = await post("/v1/responses", { ...body, stream: 1 });
+  assert.match(String(truthy.headers["content-type"]), /^text\/event-stream/);
+});
+
+test("a bad scalar is FastAPI's 422 with pydantic's error, alike on the JSON and the streamed path", async () => {
+  const expected = { detail: [{ type: "float_parsing", loc: ["body", "temperature"], msg: "Input should be a valid number, unable to parse string as a number", input: "warm" }] };
+  for (const stream of [undefined, true]) {
+    const answer = await post("/v1/responses", { input: "hi", temperature: "warm", stream });
+    assert.equal(answer.status, 422, String(stream));
+    assert.deepEqual(answer.json(), expected, String(stream));
+  }
+});
+
+test("chat completions validate in lax mode, streamed or not, natively or through responses()", async () => {
+  const body = { messages: [{ role: "user", content: "hi" }], temperature: "0.5", parallel_tool_calls: "false", max_tokens: "16" };
+  for (const stream of [undefined, true]) {
+    assert.equal((await post("/v1/chat/completions", { ...body, stream })).status, 200);
+    const params = lastSeen().params;
+    assert.deepEqual([params.temperature, params.parallel_tool_calls, params.max_tokens], [0.5, false, 16], String(stream));
+  }
+  const converted = await client.request(`${responsesOnlyBase}/v1/chat/completions`, { method: "POST", json: body });
+  assert.equal(converted.status, 200, converted.text);
+  assert.deepEqual(sampling(responsesOnlyParams.at(-1)!), [0.5, false, 16]);
+  const bad = await post("/v1/chat/completions", { ...body, max_tokens: "many" });
+  assert.equal(bad.status, 422);
+  assert.deepEqual(bad.json(), {
+    detail: [{ type: "int_parsing", loc: ["body", "max_tokens"], msg: "Input should be a valid integer, unable to parse string as an integer", input: "many" }],
+  });
+});
+
+test("/v1/messages copies sampling fields into the Responses params, which validate them in lax mode", async () => {
+  const body = { max_tokens: "16", temperature: "0.5", messages: [{ role: "user", content: "hi" }] };
+  assert.equal((await post("/v1/messages", body)).status, 200);
+  assert.deepEqual([lastSeen().params.temperature, lastSeen().params.max_output_tokens], [0.5, 16]);
 });

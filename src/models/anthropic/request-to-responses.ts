@@ -24,7 +24,8 @@ type ToolResultContent = Extract<AnthropicContentBlockParam, { type: "tool_resul
 /** Validates `body` (422 naming the field on failure) and converts it. */
 export function anthropicRequestToResponses(body: unknown): ResponseCreateParamsInput {
   const request = parseAnthropicRequest(body);
-  const params: ResponseCreateParamsInput = { input: messagesToInputItems(request.messages) };
+  // Scalars travel as sent: the params model (validated after this) is what coerces or refuses them.
+  const params: Record<string, unknown> = { input: messagesToInputItems(request.messages) };
 
   const instructions = systemToInstructions(request.system);
   if (instructions) params.instructions = instructions;
@@ -35,7 +36,7 @@ export function anthropicRequestToResponses(body: unknown): ResponseCreateParams
   if (toolChoice !== undefined) params.tool_choice = toolChoice;
   if (request.tools && request.tools.length > 0) params.tools = request.tools.map(toolToResponses);
   if (request.top_p != null) params.top_p = request.top_p;
-  return params;
+  return params as ResponseCreateParamsInput;
 }
 
 /** A string, or the non-empty texts of the `text` blocks joined by newlines. */

@@ -123,12 +123,14 @@ export const ToolChoiceParamSchema = taggedUnion("tool_choice", TOOL_CHOICE_TYPE
  * forward an empty conversation); `model` and `max_tokens` are optional, as NeMo Gym's converter treats them.
  */
 export const AnthropicRequestSchema = z.looseObject({
-  model: z.string().nullable().optional(),
+  // Copied into the Responses params as sent (NeMo Gym reads them with `.get`); the params model
+  // validates them there, in pydantic's lax mode ("0.5" is a temperature, "16" a token budget).
+  model: z.unknown().optional(),
   messages: z.array(MessageParamSchema),
   system: stringOrList(SystemBlockSchema).nullable().optional(),
-  max_tokens: z.int().nullable().optional(),
-  temperature: z.number().nullable().optional(),
-  top_p: z.number().nullable().optional(),
+  max_tokens: z.unknown().optional(),
+  temperature: z.unknown().optional(),
+  top_p: z.unknown().optional(),
   tools: z.array(ToolParamSchema).nullable().optional(),
   tool_choice: ToolChoiceParamSchema.nullable().optional(),
 });
