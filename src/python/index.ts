@@ -12,7 +12,7 @@
 // (repr(float), format(x, ".Ng"), round, statistics.mean), sum.ts (builtin sum, CPython 3.12), math.ts (int / int,
 // math.exp, math.gcd), numbers.ts (int() and float() of text), decimal.ts (decimal.Decimal), str.ts (str methods
 // over code points), chars.ts (the character classes of isspace and re), escapes.ts (backslash escapes), re/
-// (the re module: translate.ts and pattern.ts). pydantic.ts (pydantic's validation) is imported directly.
+// (the re module: translate.ts and pattern.ts), pydantic/ (pydantic v2 lax validation, smart unions; its own index.ts).
 //
 // src/python imports only itself and src/protocol (floor 0).
 
