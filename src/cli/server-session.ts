@@ -45,6 +45,9 @@ export interface ServerSession {
   stopSignal: AbortSignal;
 }
 
+/** How long a command that honours `stopSignal` has to end after a server's death. */
+const STOP_GRACE_MS = 5000;
+
 /** A server started for a command exited while the command was running. */
 export class ServerExitedError extends Error {
   constructor(readonly exit: ServerExit) {
@@ -90,8 +93,16 @@ export async function withServers<T>(options: ServerSessionOptions, use: (sessio
       return error;
     });
     if (options.stopsOnSignal) {
-      void died;
-      return await using;
+      // The command stops itself; should it not within a few seconds, the death ends it as it would any other command.
+      let overdue: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([
+          using,
+          died.then((error) => new Promise<never>((_, reject) => (overdue = setTimeout(() => reject(error), STOP_GRACE_MS)))),
+        ]);
+      } finally {
+        clearTimeout(overdue);
+      }
     }
     return await Promise.race([
       using,

@@ -160,7 +160,7 @@ function failureLine(row: Row, failure: Failure, willRetry: boolean, outage?: st
     _ng_failure_class: failure.failureClass,
     ...(failure.terminal ? { _ng_failure_terminal: true } : {}),
     _ng_will_retry: willRetry,
-    ...(outage ? { _ng_outage: true, _ng_down_servers: outage } : {}),
+    ...(outage ? { _ng_outage: true, ...(outage.length > 0 ? { _ng_down_servers: outage } : {}) } : {}),
     ...(failure.status !== undefined ? { status: failure.status } : {}),
     error: failure.message,
   };
@@ -371,7 +371,7 @@ export function formatSummary(summary: CollectSummary, metrics: AgentMetricsEntr
   if (metrics.length > 0) lines.push(formatKeyMetrics(metrics));
   lines.push(
     ``,
-    `Finished rollout collection! View results at:`,
+    summary.stopped === null ? `Finished rollout collection! View results at:` : `Stopped rollout collection early. What it wrote:`,
     `Fully materialized inputs: ${summary.materializedPath}`,
     `Rollouts: ${summary.outputPath}`,
     ...(summary.failed > 0 || summary.outageAttempts > 0 ? [`Failures: ${summary.failuresPath}`] : []),

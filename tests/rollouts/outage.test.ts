@@ -150,6 +150,7 @@ test("--no-serve: the resources server is SIGKILLed and restarted mid-run; dispa
     );
     assert.equal(writtenAfterPause - writtenWhileDown <= 16, true, "nothing new is dispatched while the server is down (only in-flight rollouts can finish)");
     assert.equal(result.done.size, TOTAL, "every rollout completes");
+    assert.doesNotMatch(rewardsByTask(result.output), /\//, "every repeat of a task scores alike: the outage changed no reward");
     assert.equal(result.duplicated, 0, "no rollout is written twice");
     assert.deepEqual(result.failedForGood, []);
     assert.ok(result.outageLines > 0, "attempts failed while the server was down, and were recorded as such");
@@ -196,6 +197,7 @@ test("--config: a server's death stops the run within about a second, files cons
   );
   assert.ok(stopMs < 1500, `the run stopped ${stopMs} ms after the server's death`);
   assert.equal(result.done.size, TOTAL);
+  assert.doesNotMatch(rewardsByTask(result.output), /\//, "every repeat of a task scores alike");
   assert.equal(result.duplicated, 0);
   assert.deepEqual(result.failedForGood, []);
   // A rollout whose attempts were lost continues its attempt numbering.
