@@ -28,6 +28,7 @@ export const RolloutCollectionConfig = z.object({
   resume_from_cache: z.boolean().default(false),
   max_rollout_attempts: z.number().int().positive().nullish(),
   retry_backoff_s: z.number().min(0).nullish(),
+  outage_wait_s: z.number().min(0).nullish(),
 });
 export type RolloutCollectionConfig = z.output<typeof RolloutCollectionConfig>;
 
@@ -69,6 +70,7 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
     resume: settings.resume_from_cache,
     maxAttempts: settings.max_rollout_attempts ?? undefined,
     retryBackoffMs: settings.retry_backoff_s != null ? settings.retry_backoff_s * 1000 : undefined,
+    outageWaitMs: settings.outage_wait_s != null ? settings.outage_wait_s * 1000 : undefined,
   };
   // A bad input file is reported before any server is started.
   const rows = materializeInput(collectOptions);
@@ -76,10 +78,20 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
 
   // Rows routed to an agent the config lacks are refused before any server starts (the running servers' config: before any rollout).
   if (options.serve) checkAgentsKnown(rows, options.resolved, "the config");
-  return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log }, ({ client, config }) => {
+  // A started server that dies stops the collection at once (stopSignal), and withServers waits for its files to be consistent.
+  return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log, stopsOnSignal: true }, ({ client, config, stopSignal }) => {
     if (!options.serve) checkAgentsKnown(rows, config, "the running servers");
-    return collectRollouts({ ...collectOptions, rows, client, runConfig: config });
+    return collectRollouts({ ...collectOptions, rows, client, runConfig: config, stopSignal });
   });
+}
+
+/** 0 when every rollout is done; 1 when some failed, or the run stopped early (said in one line on stderr). */
+export function evalRunExitCode(summary: CollectSummary, err: (text: string) => void = (text) => process.stderr.write(text)): number {
+  if (summary.stopped !== null) {
+    err(`error: rollout collection stopped: ${summary.stopped}; ${summary.unfinished} unfinished rollouts are left for --resume (run the same command with --resume)\n`);
+    return 1;
+  }
+  return summary.failed > 0 ? 1 : 0;
 }
 
 /** Every agent the rows name is an agent instance of `config`. */
@@ -119,6 +131,7 @@ export const evalRunCommand = defineCommand({
     rolloutDeadline: flag.number("seconds", "deadline of one /run attempt", POSITIVE_NUMBER),
     maxAttempts: flag.number("n", "attempts per rollout, over the run and its resumes (default NEMO_GYM_MAX_ROLLOUT_ATTEMPTS or 3)", POSITIVE_INTEGER),
     retryBackoff: flag.number("seconds", "first wait before a retry, doubled per attempt (default 1)", NON_NEGATIVE_NUMBER),
+    outageWait: flag.number("seconds", "while a server is down, how long dispatch pauses for it before the run stops (default 120)", NON_NEGATIVE_NUMBER),
     disableAggregation: flag.boolean("skip /aggregate_metrics (for shards; run `gym eval aggregate` afterwards)"),
   },
   toConfig: (flags) => ({
@@ -140,11 +153,11 @@ export const evalRunCommand = defineCommand({
       rollout_deadline_s: flags.rolloutDeadline,
       max_rollout_attempts: flags.maxAttempts,
       retry_backoff_s: flags.retryBackoff,
+      outage_wait_s: flags.outageWait,
       disable_aggregation: flags.disableAggregation || undefined,
     }),
   }),
   async run({ raw, resolved }, { flags }) {
-    const summary = await evalRun({ raw, resolved, serve: flags.serve && flags.config.length > 0 });
-    return summary.failed > 0 ? 1 : 0;
+    return evalRunExitCode(await evalRun({ raw, resolved, serve: flags.serve && flags.config.length > 0 }));
   },
 });

@@ -1,7 +1,7 @@
 // `npm start`: the example environment, simple_agent and scripted_model as three processes, the example
 // rows collected and scored, the key metrics printed, everything stopped.
 import { defineCommand, flag } from "./command.ts";
-import { evalRun } from "./eval-run.ts";
+import { evalRun, evalRunExitCode } from "./eval-run.ts";
 
 const CONFIGS = ["resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml", "responses_api_models/scripted_model/configs/scripted_model.yaml"];
 
@@ -26,6 +26,6 @@ export const quickstartCommand = defineCommand({
     print("NeMo Gym TS quick start: example_single_tool_call + simple_agent + scripted_model (heuristic, no weights needed)\n");
     const summary = await evalRun({ raw, resolved, serve: true });
     print(`\nThe policy was scripted_model: replace it with a real one, e.g. --config responses_api_models/openai_model/configs/openai_model.yaml plus policy_base_url / policy_api_key / policy_model_name in env.yaml.`);
-    return summary.failed > 0 ? 1 : 0;
+    return evalRunExitCode(summary);
   },
 });

@@ -3,7 +3,7 @@
 // Also which resources server answers for an agent, read from the agents' config blocks (NeMo Gym's rule).
 import { HttpClient, ServerClient } from "../client/index.ts";
 import { ConfigError, listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
-import { launchServers, type RunningServers } from "./launcher.ts";
+import { launchServers, type RunningServers, type ServerExit } from "./launcher.ts";
 
 /** The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000). */
 export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDict> {
@@ -30,12 +30,30 @@ export interface ServerSessionOptions {
   startOnly?: (resolved: ConfigDict) => Iterable<string>;
   /** Where the launcher's and the servers' output goes. */
   log?: (line: string) => void;
+  /**
+   * The command ends promptly once `stopSignal` aborts (a started server died), leaving its files consistent:
+   * it is then awaited. Otherwise a server's death rejects at once and the command's work is abandoned.
+   */
+  stopsOnSignal?: boolean;
 }
 
 export interface ServerSession {
   client: ServerClient;
   /** The full config: the local one when serving (for routing, even to instances not started), else the head server's. */
   config: ConfigDict;
+  /** Aborted, with a `ServerExitedError`, when a server started for this command exits on its own. */
+  stopSignal: AbortSignal;
+}
+
+/** How long a command that honours `stopSignal` has to end after a server's death. */
+const STOP_GRACE_MS = 5000;
+
+/** A server started for a command exited while the command was running. */
+export class ServerExitedError extends Error {
+  constructor(readonly exit: ServerExit) {
+    super(`server ${exit.instanceName} exited (${exit.signal ?? `code ${exit.code}`}) while the command was running`);
+    this.name = "ServerExitedError";
+  }
 }
 
 /** Runs `use` with a client for the servers; servers started here are stopped afterwards, whatever happens. */
@@ -64,14 +82,32 @@ export async function withServers<T>(options: ServerSessionOptions, use: (sessio
     process.once("SIGTERM", onSignal);
   }
   const client = new ServerClient({ globalConfig: config });
+  const stop = new AbortController();
   try {
-    const using = use({ client, config });
+    const using = use({ client, config, stopSignal: stop.signal });
     if (!running) return await using;
     // A server dying mid-command ends it with the server's name rather than a pile of transport errors.
+    const died = running.firstExit.then((exit) => {
+      const error = new ServerExitedError(exit);
+      stop.abort(error);
+      return error;
+    });
+    if (options.stopsOnSignal) {
+      // The command stops itself; should it not within a few seconds, the death ends it as it would any other command.
+      let overdue: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([
+          using,
+          died.then((error) => new Promise<never>((_, reject) => (overdue = setTimeout(() => reject(error), STOP_GRACE_MS)))),
+        ]);
+      } finally {
+        clearTimeout(overdue);
+      }
+    }
     return await Promise.race([
       using,
-      running.firstExit.then((exit) => {
-        throw new Error(`server ${exit.instanceName} exited (${exit.signal ?? `code ${exit.code}`}) while the command was running`);
+      died.then((error) => {
+        throw error;
       }),
     ]);
   } finally {

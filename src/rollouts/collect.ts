@@ -12,6 +12,7 @@ import { runConcurrently } from "./run-concurrently.ts";
 import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
 import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, type PreviousRun } from "./resume.ts";
+import { livenessProbe, OutageWatch, serversUsedBy, type StackHealth } from "./outage.ts";
 
 export interface CollectOptions extends MaterializeOptions {
   client: ServerClient;
@@ -34,6 +35,18 @@ export interface CollectOptions extends MaterializeOptions {
   runConfig?: Record<string, unknown>;
   /** Where human-readable lines go (stdout by default). */
   print?: (line: string) => void;
+  /** Where outage notices go (stderr by default). */
+  warn?: (line: string) => void;
+  /**
+   * Liveness of the servers the run uses, probed after a failed attempt: while one is down, dispatch pauses and
+   * failed attempts are not counted against their rollout. Default: `GET /` of the rows' agents and every server
+   * they reference; null: never probe (every failure counts).
+   */
+  health?: StackHealth | null;
+  /** How long a paused run waits for the servers to come back before it stops (default 120 s). */
+  outageWaitMs?: number;
+  /** Aborted when a server is known dead for good (the launcher saw it exit): the run stops at once, files consistent. */
+  stopSignal?: AbortSignal;
   progressStream?: NodeJS.WriteStream;
 }
 
@@ -53,6 +66,12 @@ export interface CollectSummary {
   retried: number;
   /** Rollouts an agent asked not to persist (`_ng_no_persist`). */
   dropped: number;
+  /** Failed attempts lost to an outage of the stack (not counted against any rollout). */
+  outageAttempts: number;
+  /** Rollouts neither done nor failed for good when the run stopped: what a `--resume` runs. */
+  unfinished: number;
+  /** Why the run stopped before every rollout was done (a server died, or an outage outlasted the wait). */
+  stopped: string | null;
   resumed: boolean;
   keyMetrics: Record<string, Record<string, unknown>>;
 }
@@ -90,11 +109,11 @@ function failureOfStatus(answer: HttpResponse): Failure {
   return { failureClass: "agent_error", status: answer.status, message, terminal: false };
 }
 
-async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined): Promise<Outcome> {
+async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined, signal: AbortSignal): Promise<Outcome> {
   const agent = (row.agent_ref as { name: string }).name;
   try {
     // Transport retries happen here, one attempt at a time, so that each is counted and recorded.
-    const answer = await client.post(agent, "/run", { json: row, deadlineMs, maxRetries: 0 });
+    const answer = await client.post(agent, "/run", { json: row, deadlineMs, maxRetries: 0, signal });
     if (!answer.ok) return { failure: failureOfStatus(answer) };
     let result: unknown;
     try {
@@ -116,6 +135,7 @@ async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | u
     }
     return { result: verified };
   } catch (error) {
+    if (signal.aborted) return { failure: { failureClass: "interrupted", message: `the run stopped: ${String(signal.reason?.message ?? signal.reason)}`, terminal: false } };
     if (error instanceof DeadlineExceededError) return { failure: { failureClass: "timeout", message: error.message, terminal: false } };
     if (error instanceof TransportError) return { failure: { failureClass: "transport", message: error.message, terminal: false } };
     return { failure: { failureClass: "invalid_result", message: (error as Error).message, terminal: false } };
@@ -129,7 +149,8 @@ function rolloutLine(row: Row, result: Row): Row {
   return line;
 }
 
-function failureLine(row: Row, failure: Failure, willRetry: boolean): Row {
+/** `outage`: the servers known down when the attempt failed (such an attempt is not counted). */
+function failureLine(row: Row, failure: Failure, willRetry: boolean, outage?: string[]): Row {
   return {
     ...failure.reported,
     _ng_task_index: row._ng_task_index,
@@ -139,6 +160,7 @@ function failureLine(row: Row, failure: Failure, willRetry: boolean): Row {
     _ng_failure_class: failure.failureClass,
     ...(failure.terminal ? { _ng_failure_terminal: true } : {}),
     _ng_will_retry: willRetry,
+    ...(outage ? { _ng_outage: true, ...(outage.length > 0 ? { _ng_down_servers: outage } : {}) } : {}),
     ...(failure.status !== undefined ? { status: failure.status } : {}),
     error: failure.message,
   };
@@ -146,6 +168,12 @@ function failureLine(row: Row, failure: Failure, willRetry: boolean): Row {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const backoffMs = (baseMs: number, retry: number) => Math.min(30_000, baseMs * 2 ** retry) * (0.8 + Math.random() * 0.4);
+/** Sleeps `ms`, or less if `signal` aborts. */
+const sleepUnless = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 export function materializeInput(options: Pick<CollectOptions, "inputPath"> & MaterializeOptions): Row[] {
   return materializeRows(readJsonl(options.inputPath, options.limit), options, options.inputPath);
@@ -178,7 +206,8 @@ function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles
         const key = rolloutKey(row);
         const attempts = previous.attempts.get(key) ?? 0;
         if (previous.done.has(key) || previous.terminal.has(key) || attempts >= maxAttempts) continue;
-        todo.push(attempts > 0 ? { ...row, _ng_attempt_index: attempts } : row);
+        const next = previous.nextAttemptIndex.get(key) ?? 0;
+        todo.push(next > 0 ? { ...row, _ng_attempt_index: next } : row);
       }
       print(
         [
@@ -188,6 +217,7 @@ function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles
           `- ${[...previous.attempts.values()].reduce((a, b) => a + b, 0)} earlier failed attempts (${previous.attempts.size} rollouts)`,
           `- ${[...previous.terminal].filter((key) => !previous.done.has(key)).length} failed for good (bad request or agent-terminal), ${maxedOut} out of attempts (max ${maxAttempts}): not retried`,
           `- ${todo.length} to run`,
+          ...(previous.outageAttempts > 0 ? [`- ${previous.outageAttempts} earlier attempts lost to an outage of the servers: not counted against their rollouts`] : []),
           ...(previous.tornTailBytes > 0 ? [`- cut ${previous.tornTailBytes} bytes of a line torn by the interruption`] : []),
           ...(configCheck === "no fingerprint" ? [`- no config fingerprint from the first run: only the inputs were checked`] : []),
         ].join("\n"),
@@ -200,8 +230,13 @@ function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles
   return { todo: rows, previous: undefined };
 }
 
+const DEFAULT_OUTAGE_WAIT_MS = 120_000;
+
+const agentsOf = (rows: readonly Row[]) => new Set(rows.map((row) => (row.agent_ref as { name: string }).name));
+
 export async function collectRollouts(options: CollectOptions): Promise<CollectSummary> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const files = new RolloutOutputFiles(options.outputPath);
   const rows = options.rows ?? materializeInput(options);
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts();
@@ -209,55 +244,94 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
 
   const { todo, previous } = planRun(options, rows, files, maxAttempts, print);
 
+  // Stopping aborts every in-flight attempt; each is then recorded as lost to the outage, to be retried by --resume.
+  const stop = new AbortController();
+  let stopped: string | null = null;
+  const stopRun = (reason: string) => {
+    if (stop.signal.aborted) return;
+    stopped = reason;
+    stop.abort(new Error(reason));
+  };
+  const onExternalStop = () => stopRun(String(options.stopSignal!.reason?.message ?? options.stopSignal!.reason ?? "stopped"));
+  if (options.stopSignal?.aborted) onExternalStop();
+  options.stopSignal?.addEventListener("abort", onExternalStop, { once: true });
+  const ownHealth = options.health === undefined ? livenessProbe(options.client, serversUsedBy(options.client.config, agentsOf(todo))) : undefined;
+  const watch = new OutageWatch({ health: options.health ?? ownHealth, waitMs: options.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS, warn, stopRun, stopSignal: stop.signal });
+
   const output = files.openAppenders();
   const progress = createProgress(todo.length, "Collecting rollouts", options.progressStream);
   // Only what aggregation reads is kept: a 100k-rollout run must not hold every response in memory.
   const persisted: Row[] = (previous?.persisted ?? []).map(stripForAggregation);
   let retried = 0;
   let dropped = 0;
+  let outageAttempts = 0;
   const failedKeys = new Set<string>();
+  const finishedKeys = new Set<string>();
 
-  /** One rollout, attempt after attempt, until it has a result, fails for good, or is out of attempts. */
+  /**
+   * One rollout, attempt after attempt, until it has a result, fails for good, is out of attempts, or the run stops.
+   * The budget counts the rollout's own failures; an attempt that failed while a server was down is recorded but not
+   * counted, and the next one waits until the servers answer again.
+   */
   const runRollout = async (row: Row) => {
+    const key = rolloutKey(row);
+    let ownFailures = previous?.attempts.get(key) ?? 0;
+    let retriesHere = 0;
     for (let attempt = (row._ng_attempt_index as number | undefined) ?? 0; ; attempt++) {
+      if (!(await watch.untilUp())) return;
       const attemptRow = attempt > 0 ? { ...row, _ng_attempt_index: attempt } : row;
-      const outcome = await attemptRun(options.client, attemptRow, options.rolloutDeadlineMs);
+      const outcome = await attemptRun(options.client, attemptRow, options.rolloutDeadlineMs, stop.signal);
       if ("result" in outcome) {
         const line = rolloutLine(attemptRow, outcome.result);
         // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
         output.appendRollout(line);
         persisted.push(stripForAggregation(line));
+        finishedKeys.add(key);
         return progress.tick("ok");
       }
       if ("dropped" in outcome) {
         dropped++;
+        finishedKeys.add(key);
         return progress.tick("ok");
       }
-      const willRetry = !outcome.failure.terminal && attempt + 1 < maxAttempts;
+      if (!outcome.failure.terminal && (await watch.failedDuringOutage())) {
+        outageAttempts++;
+        const down = watch.down.map((server) => server.name);
+        output.appendFailure(failureLine(attemptRow, outcome.failure, true, down));
+        continue;
+      }
+      ownFailures++;
+      const willRetry = !outcome.failure.terminal && ownFailures < maxAttempts;
       output.appendFailure(failureLine(attemptRow, outcome.failure, willRetry));
       if (!willRetry) {
-        failedKeys.add(rolloutKey(row));
+        failedKeys.add(key);
+        finishedKeys.add(key);
         return progress.tick("failed");
       }
       retried++;
-      await sleep(backoffMs(retryBackoffMs, attempt - ((row._ng_attempt_index as number | undefined) ?? 0)));
+      await sleepUnless(backoffMs(retryBackoffMs, retriesHere++), stop.signal);
     }
   };
 
   try {
     await runConcurrently(todo, options.concurrency, runRollout);
   } finally {
+    options.stopSignal?.removeEventListener("abort", onExternalStop);
     progress.done();
     output.close();
+    await ownHealth?.close();
   }
+  const unfinished = todo.filter((row) => !finishedKeys.has(rolloutKey(row))).length;
 
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
   const doneKeys = new Set(persisted.map(rolloutKey));
-  for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key)) failedKeys.add(key);
+  const todoKeys = new Set(todo.map(rolloutKey));
+  for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key) && !todoKeys.has(key)) failedKeys.add(key);
 
   let aggregateMetricsPath: string | null = null;
   let metrics: AgentMetricsEntry[] = [];
-  if (!options.disableAggregation && persisted.length > 0) {
+  // A stopped run is not aggregated: its servers are gone or going, and the --resume that completes it aggregates.
+  if (!options.disableAggregation && persisted.length > 0 && stopped === null) {
     // NeMo Gym posts each agent's rollouts in (task, rollout) order; the agent proxies to its environment.
     const lines = persisted.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
     metrics = (await metricsByAgent(lines, serverMetrics(options.client, (agent) => agent))).entries;
@@ -274,6 +348,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     failed: failedKeys.size,
     retried,
     dropped,
+    outageAttempts,
+    unfinished,
+    stopped,
     resumed: previous !== undefined,
     keyMetrics: Object.fromEntries(metrics.map((entry) => [entry.agent_ref.name, entry.key_metrics])),
   };
@@ -285,15 +362,19 @@ export function formatSummary(summary: CollectSummary, metrics: AgentMetricsEntr
   const extras = [
     summary.retried > 0 ? `${summary.retried} failed attempts retried` : "",
     summary.dropped > 0 ? `${summary.dropped} not persisted at the agent's request` : "",
+    summary.outageAttempts > 0 ? `${summary.outageAttempts} attempts lost to an outage, not counted` : "",
   ].filter(Boolean);
   const lines = [``, `Collected ${summary.succeeded} of ${summary.total} rollouts (${summary.failed} failed${extras.length ? `; ${extras.join("; ")}` : ""}).`];
+  if (summary.stopped !== null) {
+    lines.push(`Stopped early: ${summary.stopped}. ${summary.unfinished} rollouts are unfinished (not in the failures file, or there with _ng_will_retry true); run the same command with --resume to finish them.`);
+  }
   if (metrics.length > 0) lines.push(formatKeyMetrics(metrics));
   lines.push(
     ``,
-    `Finished rollout collection! View results at:`,
+    summary.stopped === null ? `Finished rollout collection! View results at:` : `Stopped rollout collection early. What it wrote:`,
     `Fully materialized inputs: ${summary.materializedPath}`,
     `Rollouts: ${summary.outputPath}`,
-    ...(summary.failed > 0 ? [`Failures: ${summary.failuresPath}`] : []),
+    ...(summary.failed > 0 || summary.outageAttempts > 0 ? [`Failures: ${summary.failuresPath}`] : []),
     `Aggregate metrics: ${summary.aggregateMetricsPath ?? "(none)"}`,
   );
   return lines.join("\n");

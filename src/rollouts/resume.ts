@@ -35,8 +35,12 @@ export interface PreviousRun {
   /** Output lines (successes), in file order. */
   persisted: Row[];
   done: Set<string>;
-  /** Failed attempts per key, from the failures sidecar. */
+  /** The rollout's own failed attempts per key (what its budget counts), from the failures sidecar. */
   attempts: Map<string, number>;
+  /** The index the next attempt of a key takes: one past its last recorded attempt, outage attempts included. */
+  nextAttemptIndex: Map<string, number>;
+  /** Attempts lost to an outage of the stack (`_ng_outage`): recorded, never counted against a budget. */
+  outageAttempts: number;
   /** Keys whose failure must not be retried (a bad request, or an agent that said so). */
   terminal: Set<string>;
   tornTailBytes: number;
@@ -46,14 +50,23 @@ export function loadPreviousRun(outputPath: string, failuresPath: string): Previ
   const output = readAppendedJsonl(outputPath);
   const failures = readAppendedJsonl(failuresPath);
   const attempts = new Map<string, number>();
+  const nextAttemptIndex = new Map<string, number>();
   const terminal = new Set<string>();
+  let outageAttempts = 0;
   for (const failure of failures.rows) {
     if (failure._ng_task_index === undefined || failure._ng_rollout_index === undefined) continue;
     const key = rolloutKey(failure);
+    // Lines without an index (older runs) are numbered by their order.
+    const index = Number.isInteger(failure._ng_attempt_index) ? (failure._ng_attempt_index as number) : (nextAttemptIndex.get(key) ?? 0);
+    nextAttemptIndex.set(key, Math.max(nextAttemptIndex.get(key) ?? 0, index + 1));
+    if (failure._ng_outage === true) {
+      outageAttempts++;
+      continue;
+    }
     attempts.set(key, (attempts.get(key) ?? 0) + 1);
     if (failure._ng_failure_terminal === true) terminal.add(key);
   }
-  return { persisted: output.rows, done: new Set(output.rows.map(rolloutKey)), attempts, terminal, tornTailBytes: output.tornTailBytes + failures.tornTailBytes };
+  return { persisted: output.rows, done: new Set(output.rows.map(rolloutKey)), attempts, nextAttemptIndex, outageAttempts, terminal, tornTailBytes: output.tornTailBytes + failures.tornTailBytes };
 }
 
 /** The stored materialized inputs must be exactly the rows this run would dispatch. */

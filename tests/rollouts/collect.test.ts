@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { collectRollouts, type CollectOptions } from "../../src/rollouts/collect.ts";
 import { ResumeRefusedError } from "../../src/rollouts/resume.ts";
+import { serversUsedBy, type StackHealth } from "../../src/rollouts/outage.ts";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 import { startServers } from "../../src/testing/servers.ts";
@@ -122,6 +123,59 @@ test("--resume refuses changed inputs or a changed server config, and retries ea
   assert.equal(attemptsSeen.get("2:0"), undefined, "a terminal failure is not retried on resume");
   assert.equal(attemptsSeen.get("0:0"), undefined, "done rollouts are not run again");
   assert.deepEqual([resumed.summary.succeeded, resumed.summary.failed, resumed.summary.resumed], [3, 1, true]);
+});
+
+test("failures while a server is down are not counted: dispatch pauses, an outage longer than the wait stops the run, --resume continues the attempt numbering", async () => {
+  const dir = tempDir();
+  const input = writeInput(dir, ["fail", "fail", "ok"]);
+  const warned: string[] = [];
+  let probes = 0;
+  const down: StackHealth = { probe: async () => (probes++, [{ name: "env", reason: "connect ECONNREFUSED 127.0.0.1:1" }]), close: async () => undefined };
+  const startedAt = Date.now();
+  const first = await collect(dir, input, { maxAttempts: 2, health: down, outageWaitMs: 0, concurrency: 1, warn: (line) => warned.push(line) });
+  assert.ok(Date.now() - startedAt < 5000);
+  assert.match(warned[0]!, /^gym eval run: server 'env' is down since \d\d:\d\d:\d\d \(connect ECONNREFUSED 127\.0\.0\.1:1\); dispatch paused, waiting up to 0 s \(--outage-wait\)/);
+  assert.match(String(first.summary.stopped), /^server 'env' still down after \d+ s/);
+  assert.deepEqual([first.summary.succeeded, first.summary.failed, first.summary.unfinished, first.summary.outageAttempts], [0, 0, 3, 1]);
+  assert.deepEqual(attemptsSeen.get("1:0"), undefined, "nothing is dispatched while the server is down");
+  assert.deepEqual(first.failures.map((f) => [key(f), f._ng_attempt_index, f._ng_outage, f._ng_will_retry, f._ng_down_servers]), [["0:0", 0, true, true, ["env"]]]);
+  assert.match(first.printed, /Stopped early: server 'env' still down .* 3 rollouts are unfinished .* --resume/);
+
+  // The servers are back: the lost attempt is not counted, so each failing rollout still gets its 2 own attempts.
+  const resumed = await collect(dir, input, { maxAttempts: 2, resume: true, health: null });
+  assert.match(resumed.printed, /- 3 to run\n- 1 earlier attempts lost to an outage of the servers: not counted against their rollouts/);
+  assert.deepEqual([attemptsSeen.get("0:0"), attemptsSeen.get("1:0"), attemptsSeen.get("2:0")], [3, 2, 1]);
+  const counted = resumed.failures.filter((f) => f._ng_outage !== true);
+  assert.deepEqual(counted.map((f) => [key(f), f._ng_attempt_index, f._ng_will_retry]).sort(), [["0:0", 1, true], ["0:0", 2, false], ["1:0", 0, true], ["1:0", 1, false]]);
+  assert.deepEqual([resumed.summary.succeeded, resumed.summary.failed, resumed.summary.unfinished, resumed.summary.stopped], [1, 2, 0, null]);
+  assert.ok(probes >= 2, "a paused run probes again before it gives up");
+});
+
+test("a stop signal (a server known dead) ends the run at once: in-flight attempts are recorded as lost, nothing else is dispatched", async () => {
+  const dir = tempDir();
+  const stop = new AbortController();
+  const running = collect(dir, writeInput(dir, ["hang", "hang", "ok", "ok"]), { concurrency: 2, health: null, stopSignal: stop.signal, rolloutDeadlineMs: 60_000 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const stoppedAt = Date.now();
+  stop.abort(new Error("server env exited (SIGKILL) while the command was running"));
+  const { summary, failures, output } = await running;
+  assert.ok(Date.now() - stoppedAt < 1000, `stopped after ${Date.now() - stoppedAt} ms`);
+  assert.equal(summary.stopped, "server env exited (SIGKILL) while the command was running");
+  assert.deepEqual(output, []);
+  assert.deepEqual(failures.map((f) => [key(f), f._ng_failure_class, f._ng_outage, f._ng_will_retry]).sort(), [["0:0", "interrupted", true, true], ["1:0", "interrupted", true, true]]);
+  assert.deepEqual([summary.unfinished, summary.failed, attemptsSeen.get("2:0")], [4, 0, undefined]);
+});
+
+test("the servers a run depends on: its agents and every server they reference, transitively", () => {
+  const config = {
+    env: { resources_servers: { x: { entrypoint: "app.py", domain: "other", judge: { type: "responses_api_models", name: "judge" } } } },
+    judge: { responses_api_models: { m: { entrypoint: "app.py" } } },
+    policy: { responses_api_models: { m: { entrypoint: "app.py" } } },
+    unused: { responses_api_models: { m: { entrypoint: "app.py" } } },
+    agent: { responses_api_agents: { a: { entrypoint: "app.py", resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy" } } } },
+  };
+  assert.deepEqual(serversUsedBy(config, ["agent"]), ["agent", "env", "judge", "policy"]);
+  assert.deepEqual(serversUsedBy(config, ["not_configured"]), []);
 });
 
 test("a collector killed with SIGKILL mid-run resumes to exactly the rollouts an unbroken run collects", async () => {
