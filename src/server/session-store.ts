@@ -15,13 +15,17 @@ export interface MemorySessionStoreOptions<S> {
   sweepIntervalMs?: number;
   /** Called with the state of a session that is dropped (idle or deleted), e.g. to dispose a sandbox. */
   onEvict?: (sessionId: string, state: S) => void | Promise<void>;
+  /** The clock idle time is measured on (milliseconds; `Date.now` by default, a test's own clock in tests). */
+  now?: () => number;
 }
 
 export class MemorySessionStore<S> implements SessionStore<S> {
   private readonly entries = new Map<string, { state: S; touchedAt: number }>();
   private readonly sweeper: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
 
   constructor(private readonly options: MemorySessionStoreOptions<S> = {}) {
+    this.now = options.now ?? Date.now;
     const idleTtlMs = options.idleTtlMs ?? 24 * 60 * 60 * 1000;
     if (Number.isFinite(idleTtlMs)) {
       this.sweeper = setInterval(() => void this.sweep(idleTtlMs), options.sweepIntervalMs ?? Math.min(idleTtlMs, 60_000));
@@ -31,12 +35,12 @@ export class MemorySessionStore<S> implements SessionStore<S> {
 
   async get(sessionId: string): Promise<S | undefined> {
     const entry = this.entries.get(sessionId);
-    if (entry) entry.touchedAt = Date.now();
+    if (entry) entry.touchedAt = this.now();
     return entry?.state;
   }
 
   async set(sessionId: string, state: S): Promise<void> {
-    this.entries.set(sessionId, { state, touchedAt: Date.now() });
+    this.entries.set(sessionId, { state, touchedAt: this.now() });
   }
 
   async delete(sessionId: string): Promise<void> {
@@ -55,7 +59,7 @@ export class MemorySessionStore<S> implements SessionStore<S> {
   }
 
   private async sweep(idleTtlMs: number): Promise<void> {
-    const cutoff = Date.now() - idleTtlMs;
+    const cutoff = this.now() - idleTtlMs;
     for (const [id, entry] of this.entries) if (entry.touchedAt < cutoff) await this.delete(id);
   }
 }

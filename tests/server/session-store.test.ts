@@ -7,14 +7,18 @@ import { http, startServers } from "../../src/testing/servers.ts";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test("idle sessions are dropped after the TTL and handed to onEvict; touched ones stay", async () => {
+  // Idle time runs on the test's own clock, so a loaded machine's late timers cannot make "busy" look idle.
+  let nowMs = 0;
   const evicted: string[] = [];
-  const store = new MemorySessionStore<number>({ idleTtlMs: 80, sweepIntervalMs: 20, onEvict: (id) => void evicted.push(id) });
+  const store = new MemorySessionStore<number>({ idleTtlMs: 80, sweepIntervalMs: 10, now: () => nowMs, onEvict: (id) => void evicted.push(id) });
   await store.set("idle", 1);
   await store.set("busy", 2);
   for (let i = 0; i < 6; i++) {
-    await sleep(25);
+    nowMs += 25;
     await store.get("busy");
   }
+  // 150 ms on the clock: "idle" is past its TTL, "busy" was touched just now; the next sweep drops only "idle".
+  for (let waitedMs = 0; evicted.length === 0 && waitedMs < 5000; waitedMs += 10) await sleep(10);
   assert.equal(await store.get("idle"), undefined);
   assert.equal(await store.get("busy"), 2);
   assert.deepEqual(evicted, ["idle"]);
