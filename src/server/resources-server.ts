@@ -112,16 +112,19 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
 }
 
 /**
- * Route hooks that make a tool route honour `x-ng-idempotency-key`: before the handler, claim the key (or answer
- * from memory); when the answer is sent, whatever it is (the tool's output, its 422, its 500), store it; when the
- * exchange ends without one, release the claim.
+ * Route hooks that make a tool route honour `x-ng-idempotency-key` in a session (the caller sent its cookie): before
+ * the handler, claim the key (or answer from memory); when the answer is sent, whatever it is (the tool's output, its
+ * 422, its 500), store it; when the exchange ends without one, release the claim. A replay with the same key gets the
+ * stored answer even if its body differs: the key names the call.
  */
-function idempotentToolRoute(replies: IdempotentReplies): RouteShorthandOptions {
+function idempotentToolRoute(replies: IdempotentReplies, sessionCookieName: string): RouteShorthandOptions {
   const claims = new WeakMap<FastifyRequest, Claim & { kind: "run" }>();
   return {
     async preHandler(request, reply) {
       const key = request.headers[IDEMPOTENCY_KEY_HEADER];
       if (typeof key !== "string" || key === "") return;
+      // Without the session cookie every request is a new session: a replay could never find the answer.
+      if (request.cookies[sessionCookieName] === undefined) return;
       const claim = await replies.claim(request.sessionId, key);
       if (claim.kind === "replay") {
         const { status, contentType, body } = claim.reply;
@@ -209,7 +212,7 @@ export function resourcesServer<
       // A tool call with an idempotency key runs once per session: a replay gets the first call's answer, byte for byte.
       const replies = new IdempotentReplies(session_idle_ttl_s * 1000);
       app.addHook("onClose", async () => replies.close());
-      const idempotentTool = idempotentToolRoute(replies);
+      const idempotentTool = idempotentToolRoute(replies, `${spec.name}___${server.instanceName}`);
 
       const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 

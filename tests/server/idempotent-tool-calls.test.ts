@@ -80,3 +80,11 @@ test("the unknown-tool route honours the key as the tool routes do", async () =>
   assert.deepEqual(first.json(), { name: "no_such_tool", count: 3 });
   assert.equal(replay.text, first.text, "the stored answer, not a fresh run (which would read count 4)");
 });
+
+test("a keyed call without the session cookie is not remembered (each such call is its own new session)", async () => {
+  runs = 0;
+  const first = await env.post("/increment_counter", { count: 1 }, key("no-session"));
+  const second = await env.post("/increment_counter", { count: 1 }, key("no-session"));
+  assert.deepEqual([first.json(), second.json()], [{ count: 1 }, { count: 1 }]);
+  assert.equal(runs, 2);
+});
