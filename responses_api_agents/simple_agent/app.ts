@@ -1,8 +1,11 @@
 // NeMo Gym's simple_agent: call the model, run its tool calls against the resources server one by one,
 // feed the outputs back, and stop on a final message, an incomplete response, or max_steps.
+// What the model may read is the servers' own answers only (src/client/inner-answer.ts): a transport failure, a
+// timeout, a 502/503/504 or a body that is not the server's JSON ends the attempt as a typed failure instead.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
-import { raiseForStatus } from "../../src/client/index.ts";
+import { innerCall, raiseForStatus, requireOwnSuccess, requireSessionCookie, requireVerifyResponse, toolOutputText } from "../../src/client/index.ts";
 import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
 import { PyException, PyJsonDecodeError } from "../../src/python/exception.ts";
 import { jsonLoads, jsonTypeName } from "../../src/python/json-value.ts";
@@ -51,12 +54,18 @@ export default responsesApiAgent({
     let modelCookies: Record<string, string> = {};
     let resourcesCookies = cookies;
     let lastResponse: NeMoGymResponse;
+    // Tool calls carry `<this loop>:<step>.<index>:<call_id>` as their idempotency key: the same on a transport retry
+    // of one call, never the same for two calls (a model may repeat a call_id; a caller may rerun a conversation).
+    const loopId = randomUUID();
 
     for (let step = 1; ; step++) {
       signal.throwIfAborted();
-      const modelAnswer = raiseForStatus(
-        await client.post(config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies, signal }),
-        `${config.model_server.name}${modelPath}`,
+      const modelUrl = `${config.model_server.name}${modelPath}`;
+      const modelAnswer = requireOwnSuccess(
+        await innerCall(modelUrl, () =>
+          client.post(config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies, signal }),
+        ),
+        modelUrl,
       );
       modelCookies = modelAnswer.cookies;
       const parsed = ResponseSchema.safeParse(modelAnswer.json());
@@ -72,7 +81,7 @@ export default responsesApiAgent({
       // A reasoning-only turn (no call, no message) continues the loop.
       if (calls.length === 0 && hasAssistantMessage) break;
 
-      for (const call of calls) {
+      for (const [index, call] of calls.entries()) {
         let args: unknown;
         try {
           args = loadArguments(call.arguments);
@@ -82,10 +91,17 @@ export default responsesApiAgent({
           newOutputs.push(functionCallOutput(call.call_id, pythonJsonDumps({ error: `Invalid tool call arguments: ${error.repr()}` })));
           continue;
         }
-        // Tool errors (404 unknown tool, 422 bad arguments, 500) are not raised: the model reads them.
-        const toolAnswer = await client.post(config.resources_server.name, `/${encodeURIComponent(call.name)}`, { json: args, cookies: resourcesCookies, signal });
+        // The environment's own errors (404 unknown tool, 422 bad arguments, its code's 500) are not raised: the
+        // model reads them. An answer that is not the environment's ends the attempt (toolOutputText throws).
+        const toolPath = `/${encodeURIComponent(call.name)}`;
+        const toolUrl = `${config.resources_server.name}${toolPath}`;
+        const idempotencyKey = `${loopId}:${step}.${index}:${call.call_id}`;
+        const toolAnswer = await innerCall(toolUrl, () =>
+          client.post(config.resources_server.name, toolPath, { json: args, cookies: resourcesCookies, signal, idempotencyKey }),
+        );
+        const toolOutput = toolOutputText(toolAnswer, toolUrl);
         resourcesCookies = toolAnswer.cookies;
-        newOutputs.push(functionCallOutput(call.call_id, toolAnswer.text));
+        newOutputs.push(functionCallOutput(call.call_id, toolOutput));
       }
 
       if (config.max_steps && step >= config.max_steps) break;
@@ -99,21 +115,24 @@ export default responsesApiAgent({
 
   async run({ row, cookies, signal }, { config, client, instanceName, globalConfig }) {
     const resources = config.resources_server.name;
-    const seeded = raiseForStatus(await client.post(resources, "/seed_session", { json: row, cookies, signal }), `${resources}/seed_session`);
+    const seedUrl = `${resources}/seed_session`;
+    const seeded = requireOwnSuccess(await innerCall(seedUrl, () => client.post(resources, "/seed_session", { json: row, cookies, signal })), seedUrl);
+    // Without the session cookie the loop would run in a fresh, unseeded session: that answer is not the server's.
+    const sessionCookies = requireSessionCookie(seeded, seedUrl);
 
     const selfPath = `${rolloutPathPrefix(rolloutIdForRow(row, globalConfig))}/v1/responses`;
-    const loop = raiseForStatus(
-      await client.post(instanceName, selfPath, { json: row.responses_create_params, cookies: seeded.cookies, signal }),
-      `${instanceName}${selfPath}`,
+    const selfUrl = `${instanceName}${selfPath}`;
+    const loop = requireOwnSuccess(
+      await innerCall(selfUrl, () => client.post(instanceName, selfPath, { json: row.responses_create_params, cookies: sessionCookies, signal })),
+      selfUrl,
     );
 
-    const verified = raiseForStatus(
-      await client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies, signal }),
-      `${resources}/verify`,
+    const verifyUrl = `${resources}/verify`;
+    const verified = requireOwnSuccess(
+      await innerCall(verifyUrl, () => client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies, signal })),
+      verifyUrl,
     );
-    const verifyResponse = verified.json<Record<string, unknown>>();
-    if (typeof verifyResponse?.reward !== "number") throw new Error(`${resources}/verify answered without a numeric reward: ${verified.text.slice(0, 500)}`);
-    return verifyResponse;
+    return requireVerifyResponse(verified, verifyUrl);
   },
 
   // As in NeMo Gym, the environment owns its metrics: proxy to the resources server.

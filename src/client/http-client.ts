@@ -1,13 +1,18 @@
 // Outbound HTTP for every Gym component: undici Pools (one per origin), explicit cookies (no jar, as in
-// NeMo Gym), a connect timeout, a per-call deadline, and bounded retries for transport failures only.
+// NeMo Gym), a connect timeout, a per-call deadline, and bounded retries for transport failures only —
+// and only when replaying the request cannot apply it twice (see `replaySafe`).
 import { Pool, type Dispatcher } from "undici";
 import { ARRAY_ENCODING_HEADER, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
+import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
   /** Whole-call deadline (connect + request + response body). */
   deadlineMs?: number;
-  /** Retries after a transport failure (refused, reset, connect timeout). HTTP statuses are never retried here. */
+  /**
+   * Retries after a transport failure (refused, reset, connect timeout). HTTP statuses are never retried here, and a
+   * POST whose bytes may have reached the server is retried only when it is replay-safe (see RequestOptions).
+   */
   maxRetries?: number;
   retryBackoffMs?: number;
   /** Sockets per origin; requests beyond this queue inside the pool instead of opening more sockets. */
@@ -30,6 +35,13 @@ export interface RequestOptions {
   deadlineMs?: number;
   maxRetries?: number;
   signal?: AbortSignal;
+  /**
+   * Sent as `x-ng-idempotency-key`: the server de-duplicates the call by it, so a POST carrying one may be replayed
+   * after a reset. Use one value per logical call (a tool call); it stays the same on every retry of that call.
+   */
+  idempotencyKey?: string;
+  /** The caller vouches that replaying this POST is harmless (the server de-duplicates it some other way). */
+  idempotent?: boolean;
 }
 
 export interface HttpResponse {
@@ -64,15 +76,18 @@ export class DeadlineExceededError extends Error {
   }
 }
 
-const RETRYABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_CLOSED",
-  "EAI_AGAIN",
-]);
+/** Failures before any byte of the request left: retrying never applies a request twice. */
+const FAILED_BEFORE_SENDING = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"]);
+/** Failures once a connection existed: the server may have received the request and acted on it. */
+const FAILED_MID_EXCHANGE = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+/**
+ * Whether a request may be sent again after a mid-exchange failure: GET, PUT and DELETE are idempotent in HTTP; a
+ * POST only with an idempotency key (the server stores its answer) or the caller's word.
+ */
+function replaySafe(method: string, headers: Record<string, string>, options: RequestOptions): boolean {
+  return method !== "POST" || options.idempotent === true || headers[IDEMPOTENCY_KEY_HEADER] !== undefined;
+}
 
 export const DEFAULT_HTTP_OPTIONS: Required<HttpClientOptions> = {
   connectTimeoutMs: 10_000,
@@ -139,6 +154,7 @@ export class HttpClient {
     const deadlineMs = options.deadlineMs ?? this.options.deadlineMs;
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
     const headers: Record<string, string> = { ...options.headers };
+    if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
     const cookie = cookieHeader(options.cookies);
     if (cookie) headers.cookie = cookie;
     const offerPacked = this.options.arrayEncoding === "packed-v1";
@@ -149,13 +165,15 @@ export class HttpClient {
     }
     if (body !== undefined) headers["content-type"] ??= "application/json";
 
+    const method = options.method ?? (body === undefined ? "GET" : "POST");
+    const mayReplay = replaySafe(method, headers, options);
     const deadline = AbortSignal.timeout(deadlineMs);
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await this.pool(target.origin).request({
           path: target.pathname + target.search,
-          method: options.method ?? (body === undefined ? "GET" : "POST"),
+          method,
           headers,
           body,
           signal,
@@ -167,9 +185,11 @@ export class HttpClient {
       } catch (error) {
         if (deadline.aborted) throw new DeadlineExceededError(url, deadlineMs);
         if (options.signal?.aborted) throw error;
-        const code = errorCode(error);
-        if (!RETRYABLE_CODES.has(code ?? "") || attempt >= maxRetries) {
-          throw new TransportError(`${url}: ${(error as Error).message} (${code ?? "no code"}) after ${attempt + 1} attempt(s)`, url, code, attempt + 1);
+        const code = errorCode(error) ?? "";
+        const retryable = FAILED_BEFORE_SENDING.has(code) || (FAILED_MID_EXCHANGE.has(code) && mayReplay);
+        if (!retryable || attempt >= maxRetries) {
+          const why = FAILED_MID_EXCHANGE.has(code) && !mayReplay ? "; not retried: the server may have run this POST" : "";
+          throw new TransportError(`${url}: ${(error as Error).message} (${code || "no code"}) after ${attempt + 1} attempt(s)${why}`, url, code || undefined, attempt + 1);
         }
         await sleep(this.options.retryBackoffMs * 2 ** attempt);
       }

@@ -2,6 +2,8 @@
 // abort → force → probe cleanup that decides whether a cancelled trial may end as anything but `failed`.
 import { createHash } from "node:crypto";
 import type { HttpClient, HttpResponse } from "../client/http-client.ts";
+import { DeadlineExceededError, TransportError } from "../client/http-client.ts";
+import { FAILURE_CLASS_HEADER } from "../protocol/failures.ts";
 import type { Logger } from "../server/logger.ts";
 import { captureArtifacts, wantsArtifacts } from "./artifacts.ts";
 import { buildRunPayload, normalizeRunResult, type RunResult } from "./run-payload.ts";
@@ -32,11 +34,19 @@ export interface RunAdapterOptions {
 /** Why a trial's `/run` did not produce a result; the registry maps it to `agent_error`. */
 export class AgentRunError extends Error {
   readonly code = "agent_error";
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * The failure's kind when it is known: the class the agent reported (`x-ng-failure-class` on its 500, or
+   * `_ng_failure_class` in its body), `transport` / `timeout` for our own call to /run.
+   */
+  readonly failureClass: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; failureClass?: string }) {
     super(message, options);
     this.name = "AgentRunError";
+    this.failureClass = options?.failureClass;
   }
 }
+
+const FAILURE_CLASS_PATTERN = /^[a-z][a-z0-9_]*$/;
 
 /** The /run request was cancelled by our own abort(): its outcome no longer matters. */
 export class RunCancelledError extends Error {
@@ -119,14 +129,26 @@ export class HttpRunAdapter {
       response = await this.options.http.request(url, { method: "POST", json: payload, deadlineMs: RUN_BACKSTOP_MS, maxRetries: 0, signal });
     } catch (error) {
       if (signal.aborted) throw new RunCancelledError();
-      throw new AgentRunError(`${url} failed: ${redact((error as Error).message)}`, { cause: error });
+      const failureClass = error instanceof DeadlineExceededError ? "timeout" : error instanceof TransportError ? "transport" : undefined;
+      throw new AgentRunError(`${url} failed: ${redact((error as Error).message)}`, { cause: error, failureClass });
     }
-    if (!response.ok) throw new AgentRunError(`${url} answered HTTP ${response.status}: ${redact(excerpt(response.text))}`);
+    if (!response.ok) {
+      const reported = response.headers[FAILURE_CLASS_HEADER];
+      const failureClass = typeof reported === "string" && FAILURE_CLASS_PATTERN.test(reported) ? reported : undefined;
+      throw new AgentRunError(`${url} answered HTTP ${response.status}${failureClass ? ` (${failureClass})` : ""}: ${redact(excerpt(response.text))}`, { failureClass });
+    }
     let body: unknown;
     try {
       body = response.json();
     } catch {
       throw new AgentRunError(`${url} answered HTTP ${response.status} with a body that is not JSON: ${redact(excerpt(response.text))}`);
+    }
+    // The agent says the attempt failed (NeMo Gym's convention for a failure it typed itself): never a reward.
+    const reported = isObject(body) ? body._ng_failure_class : undefined;
+    if (typeof reported === "string") {
+      const failureClass = FAILURE_CLASS_PATTERN.test(reported) ? reported : "agent_reported";
+      const message = isObject(body) ? (body.error ?? body.message ?? "reported by the agent") : "";
+      throw new AgentRunError(`${url} reported a failed attempt (${failureClass}): ${redact(excerpt(String(message)))}`, { failureClass });
     }
     let result: RunResult;
     try {
@@ -240,4 +262,5 @@ function redactor(rolloutId: string): (text: string) => string {
   return (text) => text.replaceAll(rolloutId, "{rollout_id}");
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const excerpt = (text: string) => (text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text);

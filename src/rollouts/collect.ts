@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
 import { INNER_STATUS_HEADER } from "../protocol/errors.ts";
+import { FAILURE_CLASS_HEADER, isInfrastructureFailureClass } from "../protocol/failures.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, type AgentMetricsEntry } from "./aggregate.ts";
 import { rolloutOutputPaths, RolloutOutputFiles } from "./output-files.ts";
 import { stripForAggregation } from "../metrics/index.ts";
@@ -51,7 +52,7 @@ export interface CollectOptions extends MaterializeOptions {
 }
 
 /** Ours, plus any class an agent reports itself in `_ng_failure_class`. */
-export type FailureClass = "transport" | "timeout" | "agent_error" | "bad_request" | "not_implemented" | "invalid_result" | (string & {});
+export type FailureClass = "transport" | "timeout" | "environment_unavailable" | "invalid_inner_answer" | "agent_error" | "bad_request" | "not_implemented" | "invalid_result" | (string & {});
 
 export interface CollectSummary {
   materializedPath: string;
@@ -103,6 +104,9 @@ const isClientError = (status: number) => status >= 400 && status < 500 && statu
 function failureOfStatus(answer: HttpResponse): Failure {
   const message = answer.text.slice(0, 4000);
   if (isClientError(answer.status)) return { failureClass: "bad_request", status: answer.status, message, terminal: true };
+  // The agent typed an infrastructure failure (a reset, a deadline, an answer that was not the server's): retried as such.
+  const reported = answer.headers[FAILURE_CLASS_HEADER];
+  if (answer.status >= 500 && isInfrastructureFailureClass(reported)) return { failureClass: reported, status: answer.status, message, terminal: false };
   const inner = Number(answer.headers[INNER_STATUS_HEADER]);
   if (answer.status === 500 && isClientError(inner)) return { failureClass: "bad_request", status: answer.status, message: `an inner server answered ${inner}: ${message}`, terminal: true };
   if (answer.status === 500 && inner === 501) return { failureClass: "not_implemented", status: answer.status, message: `an inner server answered 501: ${message}`, terminal: true };

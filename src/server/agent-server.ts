@@ -7,6 +7,8 @@ import type { NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput }
 import { computeAggregateMetrics } from "../metrics/index.ts";
 import { parseBody } from "./base-app.ts";
 import { HttpError } from "../protocol/errors.ts";
+import { FAILURE_CLASS_HEADER } from "../protocol/failures.ts";
+import { InfrastructureFailure } from "../client/inner-answer.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 
 export interface AgentCall {
@@ -47,6 +49,20 @@ export interface ResponsesApiAgentSpec<Config> {
   aggregateMetrics?(body: z.output<typeof AggregateMetricsRequestSchema>, context: ServerContext<Config>): Promise<unknown>;
 }
 
+/**
+ * An attempt the infrastructure ended (InfrastructureFailure): a 500, as NeMo Gym answers any exception, with a JSON
+ * string body and the failure's class in a header, so the collector records and retries it as that class.
+ */
+async function answeringInfrastructureFailures<T>(reply: FastifyReply, handle: () => Promise<T>): Promise<T | FastifyReply> {
+  try {
+    return await handle();
+  } catch (error) {
+    if (!(error instanceof InfrastructureFailure)) throw error;
+    const body = JSON.stringify(`${error.failureClass}: ${error.message}`);
+    return reply.code(500).header(FAILURE_CLASS_HEADER, error.failureClass).header("content-type", "application/json").send(Buffer.from(body));
+  }
+}
+
 function setCookies(reply: FastifyReply, cookies: Record<string, string>): void {
   const lines = Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; SameSite=lax`);
   if (lines.length > 0) reply.header("set-cookie", lines);
@@ -60,12 +76,14 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
     register(app, context) {
       const responses = async (request: FastifyRequest<{ Params: { rollout_id?: string } }>, reply: FastifyReply) => {
         const params = parseBody(ResponseCreateParamsSchema, request);
-        const result = await spec.responses(
-          { params, rawParams: request.body as ResponseCreateParamsInput, cookies: request.cookies, rolloutId: request.params.rollout_id, signal: callerGone(reply) },
-          context,
-        );
-        setCookies(reply, result.cookies);
-        return result.response;
+        return answeringInfrastructureFailures(reply, async () => {
+          const result = await spec.responses(
+            { params, rawParams: request.body as ResponseCreateParamsInput, cookies: request.cookies, rolloutId: request.params.rollout_id, signal: callerGone(reply) },
+            context,
+          );
+          setCookies(reply, result.cookies);
+          return result.response;
+        });
       };
       app.post("/v1/responses", responses);
       // The prefixed twin: a self-call made during /run carries the rollout id to the model calls.
@@ -74,7 +92,7 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       app.post("/run", async (request, reply) => {
         parseBody(BaseRunRequestSchema, request);
         const row = request.body as Record<string, unknown> & { responses_create_params: ResponseCreateParamsInput };
-        return spec.run({ row, cookies: request.cookies, rolloutId: undefined, signal: callerGone(reply) }, context);
+        return answeringInfrastructureFailures(reply, () => spec.run({ row, cookies: request.cookies, rolloutId: undefined, signal: callerGone(reply) }, context));
       });
 
       app.post("/aggregate_metrics", async (request) => {

@@ -1,6 +1,6 @@
 // A resources server (an environment) declared once: its per-session state, its tools with their zod
 // input schemas, and its verify. Cookies, routing, 422s, /tools and /aggregate_metrics come from here.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from "fastify";
 import { z } from "zod";
 import { AggregateMetricsRequestSchema, BaseVerifyRequestSchema } from "../protocol/index.ts";
 import type { NeMoGymResponse, ResponseCreateParams } from "../protocol/index.ts";
@@ -13,6 +13,8 @@ import { RequestSignals } from "./request-abort.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { registerRolloutCleanup } from "./rollout-cleanup.ts";
 import { registerMcp } from "./mcp.ts";
+import { IdempotentReplies, type Claim } from "./idempotent-replies.ts";
+import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -109,6 +111,44 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
   routes?: (app: FastifyInstance, context: ServerContext<Config>, sessions: SessionStore<State>) => void | Promise<void>;
 }
 
+/**
+ * Route hooks that make a tool route honour `x-ng-idempotency-key` in a session (the caller sent its cookie): before
+ * the handler, claim the key (or answer from memory); when the answer is sent, whatever it is (the tool's output, its
+ * 422, its 500), store it; when the exchange ends without one, release the claim. A replay with the same key gets the
+ * stored answer even if its body differs: the key names the call.
+ */
+function idempotentToolRoute(replies: IdempotentReplies, sessionCookieName: string): RouteShorthandOptions {
+  const claims = new WeakMap<FastifyRequest, Claim & { kind: "run" }>();
+  return {
+    async preHandler(request, reply) {
+      const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+      if (typeof key !== "string" || key === "") return;
+      // Without the session cookie every request is a new session: a replay could never find the answer.
+      if (request.cookies[sessionCookieName] === undefined) return;
+      const claim = await replies.claim(request.sessionId, key);
+      if (claim.kind === "replay") {
+        const { status, contentType, body } = claim.reply;
+        if (contentType !== undefined) reply.header("content-type", contentType);
+        return reply.code(status).send(body);
+      }
+      claims.set(request, claim);
+      reply.raw.once("close", () => claim.release());
+    },
+    async onSend(request, reply, payload) {
+      const claim = claims.get(request);
+      if (claim === undefined) return payload;
+      claims.delete(request);
+      if (typeof payload === "string" || Buffer.isBuffer(payload)) {
+        const contentType = reply.getHeader("content-type");
+        claim.complete({ status: reply.statusCode, contentType: contentType === undefined ? undefined : String(contentType), body: Buffer.from(payload) });
+      } else {
+        claim.release();
+      }
+      return payload;
+    },
+  };
+}
+
 // /seed_session receives the whole dataset row; only its being an object is checked here.
 const SeedSessionRowSchema = z.record(z.string(), z.unknown());
 
@@ -169,6 +209,11 @@ export function resourcesServer<
       const toolContext = (sessionId: string, signal: AbortSignal): ToolContext<Config> => ({ sessionId, config: server.config, server, signal });
       const contextOf = (request: FastifyRequest, reply: FastifyReply) => toolContext(request.sessionId, signals.signalFor(reply.raw));
 
+      // A tool call with an idempotency key runs once per session: a replay gets the first call's answer, byte for byte.
+      const replies = new IdempotentReplies(session_idle_ttl_s * 1000);
+      app.addHook("onClose", async () => replies.close());
+      const idempotentTool = idempotentToolRoute(replies, `${spec.name}___${server.instanceName}`);
+
       const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 
       app.post("/seed_session", async (request, reply) => {
@@ -193,7 +238,7 @@ export function resourcesServer<
       const runTool = (t: Tool<State, Config>, args: unknown, context: ToolContext<Config>) => withState(context, (state) => t.run(state, args, context));
 
       for (const [name, t] of Object.entries(spec.tools)) {
-        app.post(`/${name}`, async (request, reply) => {
+        app.post(`/${name}`, idempotentTool, async (request, reply) => {
           // An agent relays a tool's reply text verbatim to the model: it is always plain JSON.
           reply.wireArrayEncoding = "json";
           const output = await runTool(t, parseBody(t.input, request), contextOf(request, reply));
@@ -205,7 +250,7 @@ export function resourcesServer<
       if (unknownTool) {
         const unknownInput = (unknownTool.input ?? z.unknown()) as z.ZodType;
         // Static routes (the tools, verify, …) win over this parametric one; a path of more segments stays a 404.
-        app.post("/:name", async (request, reply) => {
+        app.post("/:name", idempotentTool, async (request, reply) => {
           reply.wireArrayEncoding = "json";
           const { name } = request.params as { name: string };
           const args = parseBody(unknownInput, request) as z.output<UnknownInput>;

@@ -11,11 +11,19 @@ let server: Server;
 let base: string;
 let hits = 0;
 let lastCookieHeader: string | undefined;
+/** /reset resets the connection this many more times (after reading the request: the server "ran" it). */
+let resetsLeft = 0;
+let resetKeys: (string | undefined)[] = [];
 
 before(async () => {
   server = createServer((req, res) => {
     hits++;
     lastCookieHeader = req.headers.cookie;
+    if (req.url === "/reset") {
+      resetKeys.push(req.headers["x-ng-idempotency-key"] as string | undefined);
+      req.resume();
+      return void req.on("end", () => (resetsLeft-- > 0 ? req.socket.resetAndDestroy() : res.end(JSON.stringify({ ok: true }))));
+    }
     if (req.url === "/slow") return void setTimeout(() => res.end("late"), 2000);
     if (req.url === "/fail") {
       res.statusCode = 500;
@@ -36,6 +44,44 @@ test("a refused connection is retried a bounded number of times, then fails with
   const started = Date.now();
   await assert.rejects(client.request(`http://127.0.0.1:${port}/x`), (error: unknown) => error instanceof TransportError && error.attempts === 3 && error.code === "ECONNREFUSED");
   assert.ok(Date.now() - started < 2000);
+  await client.close();
+});
+
+test("a POST reset after the server read it is not replayed (it may have run); with an idempotency key it is, under the same key", async () => {
+  const client = new HttpClient({ maxRetries: 2, retryBackoffMs: 10 });
+  resetsLeft = 1;
+  resetKeys = [];
+  await assert.rejects(client.request(`${base}/reset`, { method: "POST", json: { n: 1 } }), (error: unknown) => {
+    assert.ok(error instanceof TransportError);
+    assert.equal(error.attempts, 1);
+    assert.match(error.message, /not retried: the server may have run this POST/);
+    return true;
+  });
+  assert.equal(resetKeys.length, 1, "the POST reached the server once");
+
+  resetsLeft = 1;
+  resetKeys = [];
+  const keyed = await client.request(`${base}/reset`, { method: "POST", json: { n: 1 }, idempotencyKey: "rollout-7:call_1" });
+  assert.equal(keyed.status, 200);
+  assert.deepEqual(resetKeys, ["rollout-7:call_1", "rollout-7:call_1"]);
+
+  resetsLeft = 1;
+  resetKeys = [];
+  const vouched = await client.request(`${base}/reset`, { method: "POST", json: { n: 1 }, idempotent: true });
+  assert.equal(vouched.status, 200);
+  assert.equal(resetKeys.length, 2, "a POST the caller vouches for is replayed");
+
+  resetsLeft = 1;
+  resetKeys = [];
+  assert.equal((await client.request(`${base}/reset`)).status, 200);
+  assert.equal(resetKeys.length, 2, "a GET is replayed");
+  await client.close();
+});
+
+test("a POST whose connection was refused (nothing sent) is retried", async () => {
+  const client = new HttpClient({ maxRetries: 1, retryBackoffMs: 10 });
+  const port = await refusedPort();
+  await assert.rejects(client.request(`http://127.0.0.1:${port}/x`, { method: "POST", json: {} }), (error: unknown) => error instanceof TransportError && error.attempts === 2);
   await client.close();
 });
 

@@ -409,6 +409,31 @@ test("/run failures reject the result as agent_error: non-2xx, non-JSON, non-obj
   assert.equal(gym.seen.filter((request) => request.path === "/500/run").length, 1, "/run is never replayed");
 });
 
+test("an attempt the agent typed as failed is never a result: its 500 with x-ng-failure-class, its 200 with _ng_failure_class", async () => {
+  const gym = await fakeGym({
+    "POST /typed500/run": { status: 500, text: '"transport: env/increment_counter reset"', headers: { "x-ng-failure-class": "transport" } },
+    "POST /typed200/run": { json: { _ng_failure_class: "invalid_inner_answer", error: "seed without cookie", reward: 1 } },
+  });
+  const failure = async (agentUrl: string) => {
+    const error = await adapterFor(registration(agentUrl)).start(trialRequest(), ROLLOUT).result.then(
+      () => assert.fail("expected a rejection"),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof AgentRunError);
+    assert.equal(error.code, "agent_error");
+    return error;
+  };
+  const typed500 = await failure(`${gym.url}/typed500`);
+  assert.equal(typed500.failureClass, "transport");
+  assert.match(typed500.message, /HTTP 500 \(transport\)/);
+  const typed200 = await failure(`${gym.url}/typed200`);
+  assert.equal(typed200.failureClass, "invalid_inner_answer");
+  assert.match(typed200.message, /seed without cookie/);
+  const closed = await fakeGym({});
+  await closed.close();
+  assert.equal((await failure(closed.url)).failureClass, "transport");
+});
+
 // ---- cleanup outcomes end to end (§1.7 terminal-outcomes table) ----------------------------------------
 
 async function cleanupOutcome(routes: Parameters<typeof startFakeGym>[0], changes: (url: string) => Partial<EnvironmentRegistration>, cleanupGraceS = 2) {
