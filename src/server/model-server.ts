@@ -16,6 +16,7 @@ import { jsonTruthy } from "../python/json-value.ts";
 import { laxValidate, type PydanticError } from "../python/pydantic/index.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
+import { missingBody } from "./base-app.ts";
 
 export interface ModelCall {
   sessionId: string;
@@ -38,7 +39,8 @@ export interface ResponsesApiModelSpec<Config> {
 type Json = Record<string, unknown>;
 
 function bodyObject(request: FastifyRequest): Json {
-  const body = request.body ?? {};
+  if (request.body === undefined || request.body === null) throw missingBody();
+  const body = request.body;
   if (typeof body !== "object" || Array.isArray(body)) {
     throw new RequestValidationError([{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }]);
   }
