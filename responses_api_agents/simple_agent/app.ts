@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
 import { raiseForStatus } from "../../src/client/index.ts";
+import { pathSegment } from "../../src/client/path-segment.ts";
 import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
 import { PyException, PyJsonDecodeError } from "../../src/python/exception.ts";
 import { jsonLoads, jsonTypeName } from "../../src/python/json-value.ts";
@@ -83,7 +84,7 @@ export default responsesApiAgent({
           continue;
         }
         // Tool errors (404 unknown tool, 422 bad arguments, 500) are not raised: the model reads them.
-        const toolAnswer = await client.post(config.resources_server.name, `/${encodeURIComponent(call.name)}`, { json: args, cookies: resourcesCookies, signal });
+        const toolAnswer = await client.post(config.resources_server.name, `/${pathSegment(call.name)}`, { json: args, cookies: resourcesCookies, signal });
         resourcesCookies = toolAnswer.cookies;
         newOutputs.push(functionCallOutput(call.call_id, toolAnswer.text));
       }
