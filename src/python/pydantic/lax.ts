@@ -66,7 +66,7 @@ export function laxValidate<S extends z.ZodType>(schema: S, input: unknown): Lax
   const result = schema.safeParse(coerced, { reportInput: true });
   if (result.success) return { success: true, data: result.data };
   const withNonFinite = parseWithNonFinite(schema, coerced);
-  if (withNonFinite) return { success: true, data: withNonFinite.data };
+  if (withNonFinite) return { success: true, data: withNonFinite.data as z.output<S> };
   return { success: false, errors: detailsFromZodIssues(result.error.issues, coerced, []) };
 }
 
