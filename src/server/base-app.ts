@@ -95,7 +95,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   app.decorateReply("wireFloatFields", null);
   app.decorateReply("wireArrayEncoding", null);
 
-  // Bodies are read as FastAPI reads them: no bytes at all is no body (a required body model answers `missing`),
+  // Bodies are read as FastAPI reads them: no bytes at all is no body (parseBody reads it as {}, a model route answers `missing`),
   // bytes that are not UTF-8 are a 400, text that is not JSON (Python's json, NaN and Infinity included) is a
   // 422 json_invalid with Python's message and position, and nesting past the limit is a 413 naming where.
   app.removeAllContentTypeParsers();
@@ -166,17 +166,19 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     const fastifyStatus = (error as { statusCode?: number }).statusCode;
     if (fastifyStatus === 413) return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes (this server's ${MAX_BODY_BYTES_KEY})` });
     if (fastifyStatus === 415) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
-    // Any other error fastify raised while reading the request (a truncated body, a bad header) is the caller's.
-    if (typeof fastifyStatus === "number" && fastifyStatus >= 400 && fastifyStatus < 500) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
     if (error instanceof InnerServerError) {
       // The body stays NeMo Gym's; the header tells our collector what the inner server said, so a row no attempt
       // can fix (an environment's 4xx, or a verify it cannot do: 501) fails once instead of being retried.
       reply.header(INNER_STATUS_HEADER, String(error.statusCode));
       return sendJsonString(reply, 500, `Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`);
     }
+    // Any other error fastify raised while reading the request (a truncated body, a bad header) is the caller's.
+    if (isFastifyError(error) && typeof fastifyStatus === "number" && fastifyStatus >= 400 && fastifyStatus < 500) {
+      return reply.code(fastifyStatus).send({ detail: (error as Error).message });
+    }
     process.stderr.write(`[${options.sessionCookieName}] ${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}\n`);
     // The body says what failed, not where: addresses of the graph's other servers stay inside.
-    return sendJsonString(reply, 500, withoutUrls(exceptionRepr(error)));
+    return sendJsonString(reply, 500, withoutServerUrls(exceptionRepr(error), (error as { url?: unknown }).url));
   });
 
   app.get("/", async () => ({ status: "ok" }));
@@ -195,8 +197,22 @@ function headerSafeCookies(cookies: Record<string, string>): Record<string, stri
 const COOKIE_NAME = /^[!#-'*+.0-9A-Z^-z|~-]+$/;
 const COOKIE_VALUE = /^[\x20-\x3a\x3c-\x7e]*$/;
 
-const URL_PATTERN = /\bhttps?:\/\/[^\s'"\\)]+/g;
-const withoutUrls = (text: string) => text.replace(URL_PATTERN, "<server>");
+const isFastifyError = (error: unknown) => String((error as { code?: unknown }).code ?? "").startsWith("FST_");
+
+/** URLs on an IP literal, localhost or a bare service name: how the graph's servers address each other. */
+const SERVER_URL = /\bhttps?:\/\/(?:\[[0-9a-fA-F:.]+\]|\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z0-9_-]+)(?![\w.-])(?::\d+)?(?:[/?#][^\s'"\\)]*)?/g;
+
+/** `text` without the graph's addresses: those of the failed call (`url`, a TransportError's) and any server URL. */
+function withoutServerUrls(text: string, url: unknown): string {
+  let origin: string | undefined;
+  try {
+    origin = typeof url === "string" ? new URL(url).origin : undefined;
+  } catch {
+    origin = undefined;
+  }
+  const scrubbed = origin ? text.split(origin).join("<server>") : text;
+  return scrubbed.replace(SERVER_URL, "<server>");
+}
 
 /** Only what we speak is honoured; anything else is plain JSON. */
 const arrayEncodingOf = (header: string | string[] | undefined): ArrayEncoding => (header === "packed-v1" ? "packed-v1" : "json");
@@ -209,14 +225,14 @@ function sendJsonString(reply: FastifyReply, status: number, message: string) {
 
 /** Validates a request body with a zod schema; a failure becomes a FastAPI-shaped 422. */
 export function parseBody<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
-  // No body at all (or JSON null, which FastAPI cannot tell from none) is `missing` for a required body model.
-  if (request.body === undefined || request.body === null) throw missingBody();
-  const body = request.body;
+  // No body at all (a tool without arguments, posted bare: NeMo Gym's tools without a body model take that) reads
+  // as an empty object. Routes whose NeMo Gym twin requires a body model answer `missing` instead (missingBody).
+  const body = request.body === undefined || request.body === null ? {} : request.body;
   // FastAPI validates bodies with pydantic in lax mode: "14" is an int there, so it is here.
   const result = laxValidate(schema, body);
   if (!result.success) throw new RequestValidationError(result.errors.map((error) => ({ ...error, loc: ["body", ...error.loc] })));
   return result.data;
 }
 
-/** FastAPI's answer when a route's required body model got no body at all. */
+/** FastAPI's answer when a route's required body model got no body at all (or JSON null, which it cannot tell apart). */
 export const missingBody = () => new RequestValidationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);

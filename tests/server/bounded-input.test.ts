@@ -9,6 +9,7 @@ import { z } from "zod";
 import { createBaseApp, DEFAULT_MAX_BODY_BYTES, responsesApiModel, resourcesServer, tool, V8_MAX_STRING_LENGTH } from "../../src/server/index.ts";
 import { http, serverDefinition, startServers, type InProcessGraph } from "../../src/testing/index.ts";
 import { pathSegment } from "../../src/client/path-segment.ts";
+import { TransportError } from "../../src/client/http-client.ts";
 
 type Item = Record<string, unknown>;
 const SMALL_LIMIT = 64 * 1024;
@@ -163,12 +164,13 @@ test("a body that is not JSON: FastAPI's json_invalid with Python's message and 
   }
 });
 
-test("an empty body (and JSON null) is FastAPI's missing body; bytes that are not UTF-8 are its 400", async () => {
-  for (const body of ["", "null"]) {
-    const answer = await post(`${roomy}/echo`, body);
-    assert.equal(answer.status, 422, JSON.stringify(body));
-    assert.deepEqual(detailOf(answer.text), [{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
-  }
+test("an empty body is a tool without arguments (NeMo Gym's tools without a body model take it); bytes that are not UTF-8 are FastAPI's 400", async () => {
+  assert.equal((await post(`${roomy}/echo`, "")).status, 200);
+  assert.equal((await post(`${roomy}/seed_session`, "")).status, 200);
+  // The agent's /run needs its row: the field is named.
+  const run = await post(`${graph.url("agent")}/run`, "");
+  assert.equal(run.status, 422);
+  assert.deepEqual((detailOf(run.text) as { loc: unknown[] }[])[0]!.loc, ["body", "responses_create_params"]);
   const notUtf8 = await post(`${roomy}/echo`, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
   assert.equal(notUtf8.status, 400);
   assert.deepEqual(detailOf(notUtf8.text), "There was an error parsing the body");
@@ -262,4 +264,22 @@ test("fuzz: no body of any shape is a 500, and the server answers afterwards", a
     assert.ok(answer.status < 500, `${shown}… answered ${answer.status}: ${answer.text.slice(0, 200)}`);
   }
   await stillServing(roomy);
+});
+
+test("a 500 body names what failed, not the graph's addresses; public URLs (pydantic's error links) stay", async () => {
+  const app = createBaseApp({ sessionCookieName: "X___x" });
+  app.get("/transport", async () => {
+    throw new TransportError("http://10.0.0.7:8123/get_counter_value: socket hang up (ECONNRESET) after 1 attempt(s)", "http://10.0.0.7:8123/get_counter_value", "ECONNRESET", 1);
+  });
+  app.get("/named", async () => {
+    throw new Error("calling http://resources_server:8000/step and http://localhost:9/x failed; see https://errors.pydantic.dev/2.13/v/int_type");
+  });
+  const transport = await app.inject({ url: "/transport" });
+  assert.equal(transport.statusCode, 500);
+  assert.doesNotMatch(transport.body, /10\.0\.0\.7|8123/);
+  assert.match(transport.body, /<server>\/get_counter_value: socket hang up/);
+  const named = await app.inject({ url: "/named" });
+  assert.doesNotMatch(named.body, /resources_server:8000|localhost:9/);
+  assert.match(named.body, /https:\/\/errors\.pydantic\.dev\/2\.13\/v\/int_type/);
+  await app.close();
 });
