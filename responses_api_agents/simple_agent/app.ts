@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
 import { innerCall, raiseForStatus, requireOwnSuccess, requireSessionCookie, requireVerifyResponse, toolOutputText } from "../../src/client/index.ts";
+import { pathSegment } from "../../src/client/path-segment.ts";
 import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
 import { PyException, PyJsonDecodeError } from "../../src/python/exception.ts";
 import { jsonLoads, jsonTypeName } from "../../src/python/json-value.ts";
@@ -93,7 +94,7 @@ export default responsesApiAgent({
         }
         // The environment's own errors (404 unknown tool, 422 bad arguments, its code's 500) are not raised: the
         // model reads them. An answer that is not the environment's ends the attempt (toolOutputText throws).
-        const toolPath = `/${encodeURIComponent(call.name)}`;
+        const toolPath = `/${pathSegment(call.name)}`;
         const toolUrl = `${config.resources_server.name}${toolPath}`;
         const idempotencyKey = `${loopId}:${step}.${index}:${call.call_id}`;
         const toolAnswer = await innerCall(toolUrl, () =>

@@ -7,18 +7,24 @@ import { TrialApiError, type TrialService } from "./trial-service.ts";
 import { registerCallbackBridge } from "./callback/routes.ts";
 import type { GatewaySettings } from "./settings.ts";
 import { redactForLog } from "./redact.ts";
+import { abbreviatedPath, JsonDepthError, JsonSyntaxError, parseRequestJson } from "../protocol/wire-json.ts";
 
 export interface GatewayAppOptions {
   service: TrialService;
   settings: GatewaySettings;
   /** Upper bound of `GET /v1/trials/{id}?wait=S`. */
   maxWaitS?: number;
+  /** Largest request body the gateway's own server accepts (a 413 above it); GATEWAY_MAX_BODY_BYTES unless given. */
+  bodyLimitBytes?: number;
 }
+
+/** 256 MiB: a body becomes one string, and V8 refuses strings past ~512 MiB. */
+export const GATEWAY_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 const MAX_WAIT_S = 60;
 
 export function createGatewayApp(options: GatewayAppOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 256 * 1024 * 1024, keepAliveTimeout: 30_000, requestTimeout: 0 });
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? options.settings.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES, keepAliveTimeout: 30_000, requestTimeout: 0 });
   registerGatewayRoutes(app, options);
   return app;
 }
@@ -36,13 +42,17 @@ export function registerGatewayRoutes(app: FastifyInstance, { service, settings,
       return reply.code(status).send({ detail: status === 500 ? "Internal Server Error" : error.message });
     });
     trials.removeAllContentTypeParsers();
+    // Python's JSON, as the reference reads it: NaN and Infinity parse (the protocol then refuses them with a 422);
+    // an empty body or one that is not JSON is a 400; nesting past MAX_JSON_DEPTH is a 413 naming where.
     trials.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
       const text = (body as string).trim();
-      if (text === "") return done(null, undefined);
+      if (text === "") return done(new TrialApiError(400, "request body is empty (a JSON object is required)"), undefined);
       try {
-        done(null, JSON.parse(text));
-      } catch {
-        done(new TrialApiError(400, "request body is not valid JSON"), undefined);
+        done(null, parseRequestJson(text));
+      } catch (error) {
+        if (error instanceof JsonDepthError) return done(new TrialApiError(413, `request body nests deeper than ${error.maxDepth} levels at ${abbreviatedPath(error.path)}`), undefined);
+        const reason = error instanceof JsonSyntaxError ? `: ${error.pythonMessage} (char ${error.position})` : "";
+        done(new TrialApiError(400, `request body is not valid JSON${reason}`), undefined);
       }
     });
     if (settings.authToken) {
@@ -100,5 +110,5 @@ export function registerGatewayRoutes(app: FastifyInstance, { service, settings,
   });
 
   // ---- model callbacks ----
-  registerCallbackBridge(app, { acquire: (rolloutId) => service.acquireCallback(rolloutId) }, { settings, logger });
+  registerCallbackBridge(app, { acquire: (rolloutId) => service.acquireCallback(rolloutId) }, { settings, logger, bodyLimitBytes: settings.maxBodyBytes });
 }

@@ -32,6 +32,8 @@ export interface GatewaySettings {
   terminalTtlS: number;
   /** Bearer token the trial API requires when set. Never shown. */
   authToken: string | null;
+  /** Largest request body accepted (trial API and callbacks); 256 MiB when unset. */
+  maxBodyBytes?: number;
 }
 
 export type StateBackend = "sqlite" | "memory" | "redis";
@@ -49,7 +51,11 @@ export const ENV = {
   state: "NEMO_GYM_GATEWAY_STATE",
   terminalTtl: "NEMO_GYM_GATEWAY_TERMINAL_TTL_S",
   token: "NEMO_GYM_GATEWAY_TOKEN",
+  maxBodyBytes: "NEMO_GYM_GATEWAY_MAX_BODY_BYTES",
 } as const;
+
+/** A body becomes one string; V8 refuses strings of 2^29 - 24 UTF-16 units or more. */
+const MAX_BODY_BYTES_CEILING = 2 ** 29 - 24;
 
 export const DEFAULT_STATE_URL = "./gateway-state.sqlite";
 
@@ -74,6 +80,7 @@ export function loadGatewaySettings(env: NodeJS.ProcessEnv, overrides: Partial<G
     stateUrl: stateUrlFromEnv(env),
     terminalTtlS: positiveNumber(env, ENV.terminalTtl, 604_800),
     authToken: text(env, ENV.token) ?? null,
+    ...maxBodyBytesFromEnv(env),
     ...definedOnly(overrides),
   };
   return hideSecrets(settings);
@@ -82,6 +89,17 @@ export function loadGatewaySettings(env: NodeJS.ProcessEnv, overrides: Partial<G
 /** The registration for a trial's (environment, config) pair, if the Gateway serves it. */
 export function findRegistration(settings: Pick<GatewaySettings, "environments">, environment: string, config: string): EnvironmentRegistration | undefined {
   return settings.environments.find((registration) => registration.environment === environment && registration.config === config);
+}
+
+/** `{ maxBodyBytes }` when the variable is set (no key otherwise). */
+function maxBodyBytesFromEnv(env: NodeJS.ProcessEnv): { maxBodyBytes?: number } {
+  const raw = text(env, ENV.maxBodyBytes);
+  if (raw === undefined) return {};
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value <= 0 || value >= MAX_BODY_BYTES_CEILING) {
+    throw new GatewayConfigError(`${ENV.maxBodyBytes} must be a positive integer below ${MAX_BODY_BYTES_CEILING}, got ${JSON.stringify(raw)}`);
+  }
+  return { maxBodyBytes: value };
 }
 
 export function stateBackendOf(stateUrl: string): StateBackend {

@@ -11,6 +11,9 @@
 // for marker strings in place, calling the native JSON.stringify, and restoring the value — a
 // replacer function would be called for every one of the 130k array elements.
 
+import { randomBytes } from "node:crypto";
+import { scanJson, type JsonScan, type NonFiniteLiteral } from "./json-scan.ts";
+
 export type ArrayEncoding = "json" | "packed-v1";
 export const ARRAY_ENCODING_HEADER = "x-ng-array-encoding";
 
@@ -120,4 +123,69 @@ export function unpackArrays(value: unknown): unknown {
 export function parseWire(text: string, encoding: ArrayEncoding = "json"): unknown {
   const value = JSON.parse(text);
   return encoding === "packed-v1" ? unpackArrays(value) : value;
+}
+
+// ---- request bodies: Python's JSON, bounded ----
+
+/** Containers a request body may nest: validators and serializers recurse, and overflow the stack near 10,000. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** The text is not JSON: Python's `JSONDecodeError` message and position, for FastAPI's `json_invalid`. */
+export class JsonSyntaxError extends Error {
+  constructor(
+    readonly pythonMessage: string,
+    readonly position: number,
+  ) {
+    super(`${pythonMessage}: char ${position}`);
+    this.name = "JsonSyntaxError";
+  }
+}
+
+/** The text nests deeper than the limit; `path` leads to the container that crossed it. */
+export class JsonDepthError extends Error {
+  constructor(
+    readonly path: (string | number)[],
+    readonly maxDepth: number,
+  ) {
+    super(`JSON nests deeper than ${maxDepth} levels at ${abbreviatedPath(path)}`);
+    this.name = "JsonDepthError";
+  }
+}
+
+/** `body.metadata.a.a.a…a.a (1000 levels)`: the first and last few steps of a long path. */
+export function abbreviatedPath(path: readonly (string | number)[], root = "body"): string {
+  const steps = [root, ...path.map(String)];
+  const shown = steps.length <= 12 ? steps.join(".") : `${steps.slice(0, 6).join(".")}…${steps.slice(-3).join(".")}`;
+  return `${shown} (${path.length} levels)`;
+}
+
+/**
+ * Parses a request body as Python's `json.loads` reads it (NaN, Infinity and -Infinity included), after a
+ * non-recursive scan that bounds the nesting. Throws JsonSyntaxError or JsonDepthError.
+ */
+export function parseRequestJson(text: string, encoding: ArrayEncoding = "json", maxDepth = MAX_JSON_DEPTH): unknown {
+  const scan = scanJson(text, maxDepth);
+  if (scan.problem?.kind === "syntax") throw new JsonSyntaxError(scan.problem.message, scan.problem.position);
+  if (scan.problem?.kind === "depth") throw new JsonDepthError(scan.problem.path, maxDepth);
+  const value = scan.nonFinite.length === 0 ? JSON.parse(text) : parseWithNonFinite(text, scan.nonFinite);
+  return encoding === "packed-v1" ? unpackArrays(value) : value;
+}
+
+const NON_FINITE: Record<NonFiniteLiteral, number> = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
+
+/** Swaps each bare literal for a marker string no body contains, and the markers back for numbers while parsing. */
+function parseWithNonFinite(text: string, tokens: JsonScan["nonFinite"]): unknown {
+  let prefix: string;
+  do prefix = `ng-non-finite-${randomBytes(8).toString("hex")}:`;
+  while (text.includes(prefix));
+  const parts: string[] = [];
+  let from = 0;
+  for (const { position, literal } of tokens) {
+    parts.push(text.slice(from, position), JSON.stringify(prefix + literal));
+    from = position + literal.length;
+  }
+  parts.push(text.slice(from));
+  return JSON.parse(parts.join(""), (_key, value: unknown) =>
+    typeof value === "string" && value.startsWith(prefix) ? NON_FINITE[value.slice(prefix.length) as NonFiniteLiteral] : value,
+  );
 }

@@ -8,7 +8,17 @@ import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationErro
 import { laxValidate } from "../python/pydantic/index.ts";
 import { pythonBytesRepr } from "../python/repr.ts";
 import { exceptionRepr } from "../python/exception.ts";
-import { ARRAY_ENCODING_HEADER, FLOAT_FIELDS, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
+import {
+  abbreviatedPath,
+  ARRAY_ENCODING_HEADER,
+  FLOAT_FIELDS,
+  JsonDepthError,
+  JsonSyntaxError,
+  MAX_JSON_DEPTH,
+  parseRequestJson,
+  stringifyWire,
+  type ArrayEncoding,
+} from "../protocol/wire-json.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -34,16 +44,36 @@ export interface BaseAppOptions {
   sessionCookieName: string;
   /** Strip `/ng-rollout/<id>` before routing (model servers do; agents register the prefixed route). */
   stripRolloutPrefix?: boolean;
+  /** Largest request body accepted (default DEFAULT_MAX_BODY_BYTES); a larger one is a 413. */
   bodyLimitBytes?: number;
+  /** Deepest nesting of a JSON body (default MAX_JSON_DEPTH); a deeper one is a 413 naming where. */
+  maxJsonDepth?: number;
 }
+
+/**
+ * 256 MiB. A body is decoded into one string, and V8 refuses strings past ~512 MiB (ERR_STRING_TOO_LONG,
+ * which would escape the parser and stop the server): the limit stays well below that.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** The config key that overrides the body limit of one server instance. */
+export const MAX_BODY_BYTES_KEY = "max_body_bytes";
+/** A Node string holds at most this many UTF-16 units on 64-bit V8 (2^29 - 24). */
+export const V8_MAX_STRING_LENGTH = 2 ** 29 - 24;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9._-]+)(\/.*)$/;
 
 export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   const codec = sessionCookieCodec(options.sessionCookieName);
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(Number.isSafeInteger(bodyLimit) && bodyLimit > 0 && bodyLimit < V8_MAX_STRING_LENGTH)) {
+    throw new RangeError(`${MAX_BODY_BYTES_KEY} must be a positive integer below ${V8_MAX_STRING_LENGTH} (a body must fit in one string), got ${bodyLimit}`);
+  }
+  const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH;
   const app = Fastify({
     logger: false,
-    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024 * 1024,
+    bodyLimit,
     // uvicorn keeps idle connections 30 s; clients keep theirs for less so they never reuse a closing socket.
     keepAliveTimeout: 30_000,
     requestTimeout: 0,
@@ -65,27 +95,40 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   app.decorateReply("wireFloatFields", null);
   app.decorateReply("wireArrayEncoding", null);
 
-  // Bodies are parsed leniently (an empty body is `{}`, like a tool with no arguments) and a malformed
-  // body is a 422 json_invalid, as FastAPI answers.
+  // Bodies are read as FastAPI reads them: no bytes at all is no body (parseBody reads it as {}, a model route answers `missing`),
+  // bytes that are not UTF-8 are a 400, text that is not JSON (Python's json, NaN and Infinity included) is a
+  // 422 json_invalid with Python's message and position, and nesting past the limit is a 413 naming where.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, (request, body, done) => {
-    const text = (body as string).trim();
-    if (text === "") return done(null, {});
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return done(new HttpError(400, "There was an error parsing the body"), undefined);
+    }
     try {
       // onRequest has already read the caller's encoding.
-      done(null, parseWire(text, request.arrayEncoding));
+      done(null, parseRequestJson(text, request.arrayEncoding, maxJsonDepth));
     } catch (error) {
-      done(
-        new RequestValidationError([
-          { type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } },
-        ]),
-        undefined,
-      );
+      if (error instanceof JsonSyntaxError) {
+        return done(
+          new RequestValidationError([
+            { type: "json_invalid", loc: ["body", error.position], msg: "JSON decode error", input: {}, ctx: { error: error.pythonMessage } },
+          ]),
+          undefined,
+        );
+      }
+      if (error instanceof JsonDepthError) return done(new HttpError(413, `Request body nests deeper than ${error.maxDepth} levels at ${abbreviatedPath(error.path)}`), undefined);
+      // A malformed packed-v1 array: a json_invalid naming its key.
+      const message = (error as Error).message;
+      return done(new RequestValidationError([{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: message } }]), undefined);
     }
   });
 
   app.addHook("onRequest", async (request, reply) => {
-    request.cookies = parseCookieHeader(request.headers.cookie);
+    request.cookies = headerSafeCookies(parseCookieHeader(request.headers.cookie));
     request.sessionId = codec.decode(request.cookies[codec.cookieName]) ?? randomUUID();
     request.rolloutId = (request.raw as { ngRolloutId?: string }).ngRolloutId;
     request.arrayEncoding = arrayEncodingOf(request.headers[ARRAY_ENCODING_HEADER]);
@@ -121,19 +164,54 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     }
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
     const fastifyStatus = (error as { statusCode?: number }).statusCode;
-    if (fastifyStatus === 413 || fastifyStatus === 415) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
+    if (fastifyStatus === 413) return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes (this server's ${MAX_BODY_BYTES_KEY})` });
+    if (fastifyStatus === 415) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
     if (error instanceof InnerServerError) {
       // The body stays NeMo Gym's; the header tells our collector what the inner server said, so a row no attempt
       // can fix (an environment's 4xx, or a verify it cannot do: 501) fails once instead of being retried.
       reply.header(INNER_STATUS_HEADER, String(error.statusCode));
       return sendJsonString(reply, 500, `Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`);
     }
+    // Any other error fastify raised while reading the request (a truncated body, a bad header) is the caller's.
+    if (isFastifyError(error) && typeof fastifyStatus === "number" && fastifyStatus >= 400 && fastifyStatus < 500) {
+      return reply.code(fastifyStatus).send({ detail: (error as Error).message });
+    }
     process.stderr.write(`[${options.sessionCookieName}] ${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}\n`);
-    return sendJsonString(reply, 500, exceptionRepr(error));
+    // The body says what failed, not where: addresses of the graph's other servers stay inside.
+    return sendJsonString(reply, 500, withoutServerUrls(exceptionRepr(error), (error as { url?: unknown }).url));
   });
 
   app.get("/", async () => ({ status: "ok" }));
   return app;
+}
+
+/**
+ * Cookies that can be sent on again: every server forwards the caller's cookies to the servers it calls, and a
+ * value that is no valid header value (non-ASCII, control characters, or an unquoted `\012`) would fail there.
+ */
+function headerSafeCookies(cookies: Record<string, string>): Record<string, string> {
+  const safe: Record<string, string> = {};
+  for (const [name, value] of Object.entries(cookies)) if (COOKIE_NAME.test(name) && COOKIE_VALUE.test(value)) safe[name] = value;
+  return safe;
+}
+const COOKIE_NAME = /^[!#-'*+.0-9A-Z^-z|~-]+$/;
+const COOKIE_VALUE = /^[\x20-\x3a\x3c-\x7e]*$/;
+
+const isFastifyError = (error: unknown) => String((error as { code?: unknown }).code ?? "").startsWith("FST_");
+
+/** URLs on an IP literal, localhost or a bare service name: how the graph's servers address each other. */
+const SERVER_URL = /\bhttps?:\/\/(?:\[[0-9a-fA-F:.]+\]|\d{1,3}(?:\.\d{1,3}){3}|localhost|[A-Za-z0-9_-]+)(?![\w.-])(?::\d+)?(?:[/?#][^\s'"\\)]*)?/g;
+
+/** `text` without the graph's addresses: those of the failed call (`url`, a TransportError's) and any server URL. */
+function withoutServerUrls(text: string, url: unknown): string {
+  let origin: string | undefined;
+  try {
+    origin = typeof url === "string" ? new URL(url).origin : undefined;
+  } catch {
+    origin = undefined;
+  }
+  const scrubbed = origin ? text.split(origin).join("<server>") : text;
+  return scrubbed.replace(SERVER_URL, "<server>");
 }
 
 /** Only what we speak is honoured; anything else is plain JSON. */
@@ -147,10 +225,14 @@ function sendJsonString(reply: FastifyReply, status: number, message: string) {
 
 /** Validates a request body with a zod schema; a failure becomes a FastAPI-shaped 422. */
 export function parseBody<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
-  // No body at all (a tool without arguments, posted bare) reads as an empty object.
+  // No body at all (a tool without arguments, posted bare: NeMo Gym's tools without a body model take that) reads
+  // as an empty object. Routes whose NeMo Gym twin requires a body model answer `missing` instead (missingBody).
   const body = request.body === undefined || request.body === null ? {} : request.body;
   // FastAPI validates bodies with pydantic in lax mode: "14" is an int there, so it is here.
   const result = laxValidate(schema, body);
   if (!result.success) throw new RequestValidationError(result.errors.map((error) => ({ ...error, loc: ["body", ...error.loc] })));
   return result.data;
 }
+
+/** FastAPI's answer when a route's required body model got no body at all (or JSON null, which it cannot tell apart). */
+export const missingBody = () => new RequestValidationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);

@@ -8,14 +8,17 @@ import { z } from "zod";
 import { ChatCompletionCreateParamsSchema, ResponseCreateParamsSchema } from "../protocol/index.ts";
 import type { ChatCompletion, ChatCompletionCreateParams, NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
 import { anthropicMessageToSse, anthropicRequestToResponses, responsesToAnthropicMessage } from "../models/anthropic/index.ts";
+import { validateAnthropicIngress } from "../models/anthropic/schemas.ts";
 import { chatCompletionSse, sanitizeStreamingChatBody } from "../models/chat-streaming.ts";
 import { ChatConversionError } from "../models/chat-conversion/index.ts";
 import { chatToResponsesParams, responseToChatCompletion } from "../models/chat-via-responses.ts";
 import { responsesFailureSse, responsesSse, sanitizeStreamingResponsesBody, validateStreamingResponsesParams } from "../models/responses-streaming.ts";
+import { anthropicToolSchema, chatToolSchema, checkToolSchemas, responsesToolSchema } from "../models/tool-parameters.ts";
 import { jsonTruthy } from "../python/json-value.ts";
 import { laxValidate, type PydanticError } from "../python/pydantic/index.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
+import { missingBody } from "./base-app.ts";
 
 export interface ModelCall {
   sessionId: string;
@@ -38,7 +41,8 @@ export interface ResponsesApiModelSpec<Config> {
 type Json = Record<string, unknown>;
 
 function bodyObject(request: FastifyRequest): Json {
-  const body = request.body ?? {};
+  if (request.body === undefined || request.body === null) throw missingBody();
+  const body = request.body;
   if (typeof body !== "object" || Array.isArray(body)) {
     throw new RequestValidationError([{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }]);
   }
@@ -90,12 +94,17 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
       app.post("/v1/responses", async (request, reply) => {
         const body = bodyObject(request);
         // NeMo Gym tests `if not body.get("stream")`: any truthy stream (1, "yes") takes the streaming path.
-        if (!jsonTruthy(body.stream)) return responses(request, validateParams(ResponseCreateParamsSchema, body), body);
+        if (!jsonTruthy(body.stream)) {
+          const params = validateParams(ResponseCreateParamsSchema, body);
+          checkToolSchemas(body.tools, responsesToolSchema);
+          return responses(request, params, body);
+        }
 
         // A bad request still fails eagerly (422) before the stream is committed.
         const { body: sanitized, namespaces } = sanitizeStreamingResponsesBody(body);
         const validated = validateStreamingResponsesParams(sanitized);
         if ("errors" in validated) throw bodyValidationError(validated.errors);
+        checkToolSchemas(body.tools, responsesToolSchema);
         let response: NeMoGymResponse;
         try {
           response = await responses(request, validated.params, validated.body);
@@ -121,13 +130,16 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         const streaming = body.stream === true;
         const { body: sanitized, includeUsage } = streaming ? sanitizeStreamingChatBody(body) : { body, includeUsage: false };
         const params = validateParams(ChatCompletionCreateParamsSchema, sanitized);
+        checkToolSchemas(sanitized.tools, chatToolSchema);
         const completion = await chatCompletions({ ...callOf(request), params, rawParams: sanitized }, context);
         return streaming ? sendSse(reply, chatCompletionSse(completion, includeUsage)) : completion;
       });
 
       app.post("/v1/messages", async (request, reply) => {
         const body = bodyObject(request);
+        validateAnthropicIngress(body);
         const converted = anthropicRequestToResponses(body) as Json;
+        checkToolSchemas(body.tools, anthropicToolSchema);
         // NeMo Gym builds `NeMoGymResponseCreateParamsNonStreaming(**params)` from the converted fields: lax mode too.
         const response = await responses(request, validateParams(ResponseCreateParamsSchema, converted), converted);
         const message = responsesToAnthropicMessage(response, typeof body.model === "string" && body.model ? body.model : response.model);

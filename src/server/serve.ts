@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { getServerInstanceConfig, type ConfigDict } from "../config/index.ts";
 import { formatZodIssues } from "../config/zod-issues.ts";
 import { ServerClient } from "../client/server-client.ts";
-import { createBaseApp } from "./base-app.ts";
+import { createBaseApp, MAX_BODY_BYTES_KEY, V8_MAX_STRING_LENGTH } from "./base-app.ts";
 import type { ServerContext, ServerDefinition } from "./definition.ts";
 import { createLogger } from "./logger.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
@@ -48,6 +48,7 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   const app = createBaseApp({
     sessionCookieName: `${definition.className}___${options.instanceName}`,
     stripRolloutPrefix: definition.stripRolloutPrefix,
+    bodyLimitBytes: bodyLimitOf(fields, options.instanceName),
   });
   await definition.register(app, context);
   app.addHook("onClose", async () => {
@@ -56,6 +57,17 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   });
   await app.ready();
   return { app, context };
+}
+
+/** The instance's `max_body_bytes` (an int, or its text as pydantic reads it), checked before the server starts. */
+function bodyLimitOf(fields: Record<string, unknown>, instanceName: string): number | undefined {
+  const raw = fields[MAX_BODY_BYTES_KEY];
+  if (raw === undefined || raw === null) return undefined;
+  const limit = typeof raw === "string" && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0 || limit >= V8_MAX_STRING_LENGTH) {
+    throw new ServerConfigError(`invalid config for '${instanceName}': ${MAX_BODY_BYTES_KEY} must be a positive integer below ${V8_MAX_STRING_LENGTH}, got ${JSON.stringify(raw)}`);
+  }
+  return limit;
 }
 
 export interface StartedServer<Config = unknown> extends BuiltServer<Config> {

@@ -356,7 +356,8 @@ test("chat completions validate in lax mode, streamed or not, natively or throug
 });
 
 test("/v1/messages copies sampling fields into the Responses params, which validate them in lax mode", async () => {
-  const body = { max_tokens: "16", temperature: "0.5", messages: [{ role: "user", content: "hi" }] };
+  // `model` is required at the door, as Anthropic requires it.
+  const body = { model: "claude-like", max_tokens: "16", temperature: "0.5", messages: [{ role: "user", content: "hi" }] };
   assert.equal((await post("/v1/messages", body)).status, 200);
   assert.deepEqual([lastSeen().params.temperature, lastSeen().params.max_output_tokens], [0.5, 16]);
 });

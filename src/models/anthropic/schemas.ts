@@ -140,9 +140,32 @@ export type AnthropicContentBlockParam = z.output<typeof ContentBlockSchema>;
 export type AnthropicToolParam = z.output<typeof ToolParamSchema>;
 export type AnthropicToolChoiceParam = z.output<typeof ToolChoiceParamSchema>;
 
+/** Present, with any value: what the value may be is checked later (see `model` above). */
+const present = z.custom<unknown>((value) => value !== undefined);
+
+/**
+ * What `/v1/messages` accepts at its door: Anthropic's API requires `model`, `max_tokens` and every message's
+ * `content` (NeMo Gym's converter would forward a request without them; the converter here still reads them
+ * leniently, as NeMo Gym's does).
+ */
+export const AnthropicIngressSchema = AnthropicRequestSchema.extend({
+  model: present,
+  max_tokens: present,
+  messages: z.array(MessageParamSchema.extend({ content: stringOrList(ContentBlockSchema) })),
+});
+
+/** Validates an inbound Messages request as Anthropic's API does; a failure is a 422 naming each bad field. */
+export function validateAnthropicIngress(body: unknown): void {
+  parseWith(AnthropicIngressSchema, body);
+}
+
 /** Validates an inbound Messages request; a failure is a FastAPI-shaped 422 naming each bad field. */
 export function parseAnthropicRequest(body: unknown): AnthropicRequest {
-  const result = AnthropicRequestSchema.safeParse(body, { reportInput: true });
+  return parseWith(AnthropicRequestSchema, body) as AnthropicRequest;
+}
+
+function parseWith(schema: z.ZodType, body: unknown): unknown {
+  const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   // Some zod issues carry no input: report the value found at the field, as pydantic does, and an
   // absent field as pydantic's "missing" rather than a literal/enum mismatch on `undefined`.

@@ -65,7 +65,43 @@ export function laxValidate<S extends z.ZodType>(schema: S, input: unknown): Lax
   if (errors.length > 0) return { success: false, errors };
   const result = schema.safeParse(coerced, { reportInput: true });
   if (result.success) return { success: true, data: result.data };
+  const withNonFinite = parseWithNonFinite(schema, coerced);
+  if (withNonFinite) return { success: true, data: withNonFinite.data as z.output<S> };
   return { success: false, errors: detailsFromZodIssues(result.error.issues, coerced, []) };
+}
+
+/**
+ * pydantic's float takes NaN and ±inf (a Python client's `json.dumps` writes them), zod's number does not. Once the
+ * walk has accepted the value, zod sees a finite stand-in at each non-finite number, and the output gets the
+ * number back at the same place. Only tried when zod refused, so ordinary bodies are not walked twice.
+ */
+function parseWithNonFinite(schema: z.ZodType, coerced: unknown): { data: unknown } | undefined {
+  const swaps: { holder: Record<PropertyKey, unknown>; key: PropertyKey; path: PropertyKey[]; value: number }[] = [];
+  const pending: { node: unknown; path: PropertyKey[] }[] = [{ node: coerced, path: [] }];
+  while (pending.length > 0) {
+    const { node, path } = pending.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    for (const [key, value] of Object.entries(node)) {
+      const at = Array.isArray(node) ? Number(key) : key;
+      if (typeof value === "number" && !Number.isFinite(value)) swaps.push({ holder: node as Record<PropertyKey, unknown>, key: at, path: [...path, at], value });
+      else if (typeof value === "object" && value !== null) pending.push({ node: value, path: [...path, at] });
+    }
+  }
+  if (swaps.length === 0) return undefined;
+  for (const swap of swaps) swap.holder[swap.key] = Number.isNaN(swap.value) ? 0 : Math.sign(swap.value) * Number.MAX_VALUE;
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(coerced);
+  } finally {
+    for (const swap of swaps) swap.holder[swap.key] = swap.value;
+  }
+  if (!result.success) return undefined;
+  for (const { path, value } of swaps) {
+    let node: unknown = result.data;
+    for (const key of path.slice(0, -1)) node = typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+    if (typeof node === "object" && node !== null && typeof (node as Record<PropertyKey, unknown>)[path.at(-1)!] === "number") (node as Record<PropertyKey, unknown>)[path.at(-1)!] = value;
+  }
+  return { data: result.data };
 }
 
 function validatorOf(schema: z.ZodType): Validator {
