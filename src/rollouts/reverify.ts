@@ -6,6 +6,7 @@ import { DeadlineExceededError, TransportError, type HttpResponse, type ServerCl
 import { ResponseCreateParamsSchema } from "../protocol/index.ts";
 import type { InputLine, Row } from "./jsonl.ts";
 import { runConcurrently } from "./run-concurrently.ts";
+import { pathSegment } from "../client/path-segment.ts";
 
 /** Keys of a rollout line that are bookkeeping, not verify output: never compared. */
 const BOOKKEEPING_KEYS = new Set(["responses_create_params", "response", "reward", "agent_ref", "skills_ref", "ng_model_call_capture", "ng_agent_observations"]);
@@ -251,7 +252,7 @@ async function rescore(options: ReverifyOptions, outcome: ReverifyOutcome, row: 
         continue; // the agent never sent it either: the model was told its arguments were not JSON
       }
       // Tool errors are not failures: the model read them during the rollout, and reads them again here.
-      const answer = await call(`/${encodeURIComponent(item.name)}`, args, cookies);
+      const answer = await call(`/${pathSegment(item.name)}`, args, cookies);
       keep(answer);
       outcome.toolCallsReplayed++;
       const storedOutput = typeof item.call_id === "string" ? storedOutputs.get(item.call_id) : undefined;

@@ -15,6 +15,7 @@ import { exampleValue, requiredFields, wrongTypeValue, type JsonSchema } from ".
 import { resourcesSpecOf, startEnvironment, type RunningEnvironment } from "./env-test/start.ts";
 import { compareTools, describeToolDifference } from "../testing/tool-drift.ts";
 import { CASE_KINDS, readVerifierCases, runVerifierCases, VERIFIER_CASES_CONTRACT } from "../testing/verifier-cases.ts";
+import { pathSegment } from "../client/path-segment.ts";
 
 export type CheckId = "dataset" | "server" | "tools" | "verify";
 
@@ -164,7 +165,7 @@ async function toolsCheck(running: RunningEnvironment, served: FunctionToolDefin
   const seeded = await running.client.post(running.instanceName, "/seed_session", { json: firstRow ?? {} });
   let cookies = seeded.cookies;
   const call = async (tool: string, args: unknown) => {
-    const answer = await running.client.post(running.instanceName, `/${encodeURIComponent(tool)}`, { json: args, cookies });
+    const answer = await running.client.post(running.instanceName, `/${pathSegment(tool)}`, { json: args, cookies });
     cookies = { ...cookies, ...answer.cookies };
     return answer;
   };

@@ -11,6 +11,7 @@ import type { ServerCalls } from "./servers.ts";
 import type { InputLine, Row } from "../rollouts/jsonl.ts";
 import { reverifyRollouts } from "../rollouts/reverify.ts";
 import { validationErrorFromZod } from "../server/index.ts";
+import { pathSegment } from "../client/path-segment.ts";
 
 export const CASE_KINDS = ["full_reward", "zero_reward", "malformed"] as const;
 
@@ -100,7 +101,7 @@ async function playToolCalls(client: ServerClient, instance: string, verifierCas
       played.push({ name: call.name, argumentsText, output: JSON.stringify({ error: `Invalid tool call arguments: ${(error as Error).message}` }), status: undefined });
       continue;
     }
-    const answer = await client.post(instance, `/${encodeURIComponent(call.name)}`, { json: args, cookies });
+    const answer = await client.post(instance, `/${pathSegment(call.name)}`, { json: args, cookies });
     cookies = { ...cookies, ...answer.cookies };
     played.push({ name: call.name, argumentsText, output: answer.text, status: answer.status });
   }
