@@ -72,15 +72,15 @@ function tokenCheck(token: string): (request: FastifyRequest) => boolean {
 }
 
 /**
- * The config as a caller without the token sees it: values under secret keys (config/secrets.ts' rule) and values
- * env.yaml set are replaced by REDACTED. Kept, even when env.yaml set them, are what discovery reads (NeMo Gym's
+ * The config as a caller without the token sees it: values under secret keys (config/secrets.ts' rule; switches,
+ * true/false, are kept) and values env.yaml set are replaced by REDACTED. Kept, even when env.yaml set them, are what discovery reads (NeMo Gym's
  * ServerClient and ours): the head server's address, every `host`/`port`/`entrypoint` and server reference
  * (`type`/`name`), the config file list, and numbers and booleans (settings such as `observability_enabled` or
  * `global_aiohttp_connector_limit`; a credential is a string).
  */
 export function redactForCallers(raw: ConfigDict, envYamlPaths: readonly (readonly string[])[]): ConfigDict {
   const hiddenPaths = envYamlPaths.filter((path) => !isDiscoveryPath(path) && holdsText(valueAt(raw, path)));
-  return redactSecrets(raw, { marker: REDACTED, hiddenPaths });
+  return redactSecrets(raw, { marker: REDACTED, hiddenPaths, keepBooleans: true });
 }
 
 const DISCOVERY_TOP_LEVEL = new Set(["head_server", "default_host", "config_paths", "model_call_capture_dir", "wire_array_encoding"]);

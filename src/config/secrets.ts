@@ -27,6 +27,8 @@ export interface RedactOptions {
   marker: string;
   /** Key paths whose value is hidden whatever its key says (e.g. every value taken from env.yaml). */
   hiddenPaths?: Iterable<readonly string[]>;
+  /** Keep true/false and null under secret keys (a switch such as `return_token_id_information` is no credential). */
+  keepBooleans?: boolean;
 }
 
 /** Deep copy of `config` with the values under secret keys, and at `hiddenPaths`, replaced by `marker`. */
@@ -34,6 +36,7 @@ export function redactSecrets(config: ConfigDict, options: RedactOptions): Confi
   const hidden = new Set([...(options.hiddenPaths ?? [])].map((path) => JSON.stringify(path)));
   const hide = (value: unknown, path: string[]): unknown => {
     if (isDict(value)) return redactDict(value, path);
+    if (options.keepBooleans && (typeof value === "boolean" || value === null)) return value;
     return Array.isArray(value) ? value.map(() => options.marker) : options.marker;
   };
   const redactDict = (dict: ConfigDict, path: string[]): ConfigDict => {

@@ -51,6 +51,8 @@ writeFileSync(
     "      openai_base_url: ${policy_base_url}",
     "      openai_api_key: ${policy_api_key}",
     "      openai_model: ${policy_model_name}",
+    "      return_token_id_information: false",
+    "      max_tokens: 4096",
     "      host: 127.0.0.1",
     "      port: 4102",
     "counter_agent:",
@@ -94,6 +96,8 @@ test("without the token, secret keys and env.yaml's text values read <redacted>;
     assert.equal(config[key], REDACTED, key);
   }
   assert.deepEqual(config.auth, { Authorization: REDACTED, client_secret: REDACTED });
+  assert.equal(config.policy_model.responses_api_models.openai_model.return_token_id_information, false, "a switch under a token key is no secret");
+  assert.equal(config.policy_model.responses_api_models.openai_model.max_tokens, REDACTED, "a number under one may be (a numeric key)");
   assert.deepEqual(config.extra_hosts, [REDACTED, REDACTED], "a list env.yaml set is hidden element by element");
   // The references stay references (the raw config is unresolved), so nothing resolves to a secret either.
   assert.equal(config.policy_model.responses_api_models.openai_model.openai_api_key, REDACTED);
