@@ -118,14 +118,14 @@ test("without the token, secret keys and env.yaml's text values read <redacted>;
 });
 
 test("with the graph's token (header or bearer) the config is served whole; a wrong token is no token", async () => {
-  for (const headers of [{ [HEAD_TOKEN_HEADER]: TOKEN }, { authorization: `Bearer ${TOKEN}` }]) {
+  for (const headers of [{ [HEAD_TOKEN_HEADER]: TOKEN }, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
     const config = await fetchConfig(headers);
     assert.equal(config.policy_api_key, "sk-live-123");
     assert.equal(config.policy_model_name, "private-model");
     assert.equal(config.judge_endpoint, "https://judge.example/?sig=abc");
     assert.deepEqual(config.auth, { Authorization: "Bearer xyz", client_secret: "shh" });
   }
-  for (const headers of [{ [HEAD_TOKEN_HEADER]: "wrong" }, { authorization: `Bearer ${TOKEN}x` }, { authorization: TOKEN }, { [HEAD_TOKEN_HEADER]: "" }]) {
+  for (const headers of [{ [HEAD_TOKEN_HEADER]: "wrong" }, { authorization: `Bearer ${TOKEN}x` }, { authorization: TOKEN }, { [HEAD_TOKEN_HEADER]: "" }] as Record<string, string>[]) {
     assert.equal((await fetchConfig(headers)).policy_api_key, REDACTED, JSON.stringify(headers));
   }
 });
