@@ -83,7 +83,8 @@ export function redactForCallers(raw: ConfigDict, envYamlPaths: readonly (readon
   return redactSecrets(raw, { marker: REDACTED, hiddenPaths, keepBooleans: true });
 }
 
-const DISCOVERY_TOP_LEVEL = new Set(["head_server", "default_host", "config_paths", "model_call_capture_dir", "wire_array_encoding"]);
+// NeMo Gym's own readers of this route (ServerClient, ModelCallCaptureConfig, the agents' token-capture switch).
+const DISCOVERY_TOP_LEVEL = new Set(["head_server", "default_host", "config_paths", "model_call_capture_dir", "token_id_capture", "wire_array_encoding"]);
 const DISCOVERY_FIELDS = new Set(["host", "port", "entrypoint", "type", "name"]);
 
 function isDiscoveryPath(path: readonly string[]): boolean {

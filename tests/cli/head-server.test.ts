@@ -26,6 +26,7 @@ writeFileSync(
     "global_aiohttp_connector_limit: 512",
     "observability_enabled: false",
     "extra_hosts: [a.example, b.example]",
+    "token_id_capture: {enabled: true, agents: [counter_agent]}",
   ].join("\n"),
 );
 const configYaml = join(dir, "graph.yaml");
@@ -113,6 +114,7 @@ test("without the token, secret keys and env.yaml's text values read <redacted>;
   assert.equal(config.head_server.host, "127.0.0.1", "env.yaml's head_server is discovery: kept");
   assert.equal(config.global_aiohttp_connector_limit, 512, "numbers env.yaml set are settings: kept");
   assert.equal(config.observability_enabled, false);
+  assert.deepEqual(config.token_id_capture, { enabled: true, agents: ["counter_agent"] }, "NeMo Gym's agents read this block: kept");
   assert.deepEqual(config.config_paths, [configYaml]);
   assert.doesNotMatch(JSON.stringify(config), /sk-live-123|hf_abc|hunter2|graph-secret|private-model|sig=abc|inference\.example/);
 });
