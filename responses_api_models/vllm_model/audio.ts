@@ -8,7 +8,7 @@
 // (whether it exists, is a directory, or escapes through a symlink or `..`).
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
-import { extname, isAbsolute, join, relative } from "node:path";
+import { extname, isAbsolute, join, relative, sep } from "node:path";
 import { HttpError } from "../../src/server/index.ts";
 
 type Json = Record<string, unknown>;
@@ -60,7 +60,7 @@ async function audioFileDataUri(path: string, dirs: AudioDirs, key: string): Pro
 
 function isInside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  return rel !== "" && rel.split(sep)[0] !== ".." && !isAbsolute(rel);
 }
 
 function pathList(value: unknown): string[] {

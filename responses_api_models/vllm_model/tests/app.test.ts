@@ -24,6 +24,7 @@ symlinkSync(join(outsideDir, "private.wav"), join(audioDir, "escape.wav"));
 mkdirSync(join(audioDir, "folder.wav"));
 const extraDir = mkdtempSync(join(tmpdir(), "vllm-extra-"));
 writeFileSync(join(extraDir, "more.ogg"), Buffer.from("OGGS"));
+writeFileSync(join(extraDir, "..dots.mp3"), Buffer.from("ID3"));
 
 before(async () => {
   vllm = await startFakeVllm();
@@ -417,6 +418,8 @@ test("audio is read only inside audio_root and allowed_audio_dirs; every refused
   // allowed_audio_dirs admits absolute paths into more directories; relative ones still resolve against audio_root.
   await ok("more_dirs", { input: "x", metadata: { audio_paths: JSON.stringify([join(extraDir, "more.ogg"), "clip.wav"]) } });
   assert.deepEqual(lastBody().messages[0].content.slice(0, 2).map((part: any) => part.audio_url.url), [`data:audio/ogg;base64,${Buffer.from("OGGS").toString("base64")}`, `data:audio/wav;base64,${Buffer.from("RIFFWAVE").toString("base64")}`]);
+  await ok("more_dirs", { input: "x", metadata: { audio_path: join(extraDir, "..dots.mp3") } });
+  assert.equal(lastBody().messages[0].content[0].audio_url.url, `data:audio/mpeg;base64,${Buffer.from("ID3").toString("base64")}`, "a name starting with .. is no escape");
   const notListed = await harness.responses("tuned", { input: "x", metadata: { audio_path: join(extraDir, "more.ogg") } });
   assert.deepEqual(notListed.json(), refused, "a directory another instance allows is not allowed here");
 });
