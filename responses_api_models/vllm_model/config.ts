@@ -54,8 +54,13 @@ export const VLLMModelConfig = z.looseObject({
     .record(z.string(), z.string())
     .nullish()
     .transform((value) => value ?? {}),
-  /** Directory that relative `metadata.audio_path(s)` resolve against. */
+  /** Directory that relative `metadata.audio_path(s)` resolve against; the only one audio is read from unless `allowed_audio_dirs` adds more. */
   audio_root: z.string().nullish(),
+  /** More directories an absolute `metadata.audio_path(s)` may point into (symlinks resolved; nothing outside is read). */
+  allowed_audio_dirs: z
+    .array(z.string())
+    .nullish()
+    .transform((value) => value ?? []),
   /** Retries of a 429 / 5xx answer (NeMo Gym retries some of these forever). */
   max_retries: yamlNumber.pipe(z.number().int().min(0)).default(3),
   /** Deadline of one upstream call, answer body included. */

@@ -54,7 +54,7 @@ export async function vllmChatBody(request: Json, config: VLLMModelConfig): Prom
   if (body.top_logprobs === null) delete body.top_logprobs;
 
   if (Object.keys(extraBody).length > 0) body = { ...extraBody, ...body };
-  return spliceAudio(body, config.audio_root);
+  return spliceAudio(body, config);
 }
 
 /** A conversation ending in an assistant turn with neither text nor tool calls (reasoning only). */

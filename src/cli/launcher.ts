@@ -7,9 +7,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { dumpYaml, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
+import { dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
 import { HttpClient } from "../client/index.ts";
+import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
+import { configuredSessionSigning, randomSessionSigning } from "../server/session-cookie.ts";
 import { startHeadServer, type InstanceRecord } from "./head-server.ts";
 
 const CHILD_MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "server", "child-main.ts");
@@ -101,12 +103,33 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const resolved = structuredClone(options.resolved);
   const instances = listServerInstances(resolved);
   if (instances.length === 0) throw new Error("the config defines no server instances: pass --config with at least one server");
+  // Per graph: the token that unlocks the head server's secrets (NEMO_GYM_HEAD_TOKEN when set, so a client can be
+  // given it beforehand), and the session signing every server shares.
+  const headToken = process.env[HEAD_TOKEN_ENV] || newGraphSecret();
+  const secrets: LauncherMessage = { type: "graph-secrets", headToken, sessionSigning: configuredSessionSigning(resolved, { ...process.env, ...options.env }) ?? randomSessionSigning() };
 
   const children: Child[] = [];
   const headConfig = (resolved.head_server ?? {}) as { host?: string; port?: number };
   const headHost = headConfig.host ?? String(resolved.default_host ?? "127.0.0.1");
-  const head = await startHeadServer({ rawConfig: () => raw, instances: () => children.map((c) => ({ ...c.record, uptime_seconds: (Date.now() / 1000) - c.record.start_time })) }, headHost, headConfig.port ?? 11000);
+  const head = await startHeadServer(
+    {
+      rawConfig: () => raw,
+      instances: () => children.map((c) => ({ ...c.record, uptime_seconds: (Date.now() / 1000) - c.record.start_time })),
+      token: headToken,
+      envYamlPaths: envYamlPathsOf(options.raw),
+    },
+    headHost,
+    headConfig.port ?? 11000,
+  );
   for (const config of [raw, resolved]) config.head_server = { ...((config.head_server as object) ?? {}), host: headHost, port: head.port };
+  // For this user's other commands (`gym eval run --no-serve`): readable by nobody else.
+  let tokenFile: string | undefined;
+  try {
+    tokenFile = writeHeadToken(head.port, headToken);
+    if (tokenFile === undefined) log("(launcher) WARNING no private directory for the head token file; other commands get this graph's config with secrets redacted");
+  } catch (error) {
+    log(`(launcher) WARNING could not write the head token file (${(error as Error).message}); other commands get this graph's config with secrets redacted`);
+  }
 
   let stopping: Promise<void> | undefined;
   let resolveFirstExit!: (exit: ServerExit) => void;
@@ -114,6 +137,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const stop = () =>
     (stopping ??= (async () => {
       await stopChildren(children);
+      removeHeadToken(tokenFile);
       await (head.app as FastifyInstance).close();
     })());
 
@@ -125,6 +149,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
       env: { ...childEnv, NEMO_GYM_CONFIG_PATH: instance.instanceName },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
+    proc.send(secrets);
     const child: Child = {
       instance,
       process: proc,

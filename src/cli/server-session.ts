@@ -2,16 +2,23 @@
 // instances it will call) or it finds already-running ones through the head server, as `gym eval run` does.
 // Also which resources server answers for an agent, read from the agents' config blocks (NeMo Gym's rule).
 import { HttpClient, ServerClient } from "../client/index.ts";
-import { ConfigError, listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { headTokenHeaders, readHeadToken } from "../client/head-token.ts";
+import { ConfigError, copyEnvYamlPaths, listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { launchServers, type RunningServers, type ServerExit } from "./launcher.ts";
 
-/** The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000). */
+/**
+ * The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000).
+ * The graph's token (NEMO_GYM_HEAD_TOKEN, or the launching user's token file) is presented when there is one, so
+ * the config has its secrets and the run's fingerprint is the one a `--config` run of the same graph records;
+ * without it the secrets read `<redacted>`, which routing does not need.
+ */
 export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDict> {
   const head = (resolved.head_server ?? {}) as { host?: string; port?: number };
-  const url = `http://${head.host ?? "127.0.0.1"}:${head.port ?? 11000}/global_config_dict_yaml`;
+  const port = head.port ?? 11000;
+  const url = `http://${head.host ?? "127.0.0.1"}:${port}/global_config_dict_yaml`;
   const http = new HttpClient({ connectTimeoutMs: 3000, deadlineMs: 10_000, maxRetries: 1 });
   try {
-    const answer = await http.request(url);
+    const answer = await http.request(url, { headers: headTokenHeaders(readHeadToken(port)) });
     if (!answer.ok) throw new Error(`head server ${url} answered ${answer.status}`);
     return resolveConfig(parseConfigYaml(answer.json<string>()));
   } catch (error) {
@@ -121,6 +128,7 @@ export async function withServers<T>(options: ServerSessionOptions, use: (sessio
 /** A copy of `config` without the server instances (named from `resolved`) that are not in `keep`. */
 function withOnlyInstances(config: ConfigDict, resolved: ConfigDict, keep: Set<string>): ConfigDict {
   const copy = structuredClone(config);
+  copyEnvYamlPaths(config, copy);
   for (const instance of listServerInstances(resolved)) if (!keep.has(instance.instanceName)) delete copy[instance.instanceName];
   return copy;
 }

@@ -4,20 +4,25 @@
 import { getServerInstanceConfig, parseConfigYaml, type ConfigDict } from "../config/index.ts";
 import { InnerServerError } from "../protocol/errors.ts";
 import { HttpClient, type HttpClientOptions, type HttpResponse, type RequestOptions } from "./http-client.ts";
+import { headTokenHeaders, readHeadToken } from "./head-token.ts";
 
 export interface ServerClientOptions extends HttpClientOptions {
   /** Resolved global config (instance → type → implementation → fields). */
   globalConfig: ConfigDict;
+  /** The graph's head token (servers get it from the launcher); else NEMO_GYM_HEAD_TOKEN or this user's token file. */
+  headToken?: string;
 }
 
 export class ServerClient {
   readonly http: HttpClient;
   private globalConfig: ConfigDict;
   private readonly urls = new Map<string, string>();
+  private readonly headToken: string | undefined;
 
   constructor(options: ServerClientOptions) {
-    const { globalConfig, ...httpOptions } = options;
+    const { globalConfig, headToken, ...httpOptions } = options;
     this.globalConfig = globalConfig;
+    this.headToken = headToken;
     this.http = new HttpClient({ ...httpClientOptionsFromConfig(globalConfig), ...httpOptions });
   }
 
@@ -50,7 +55,9 @@ export class ServerClient {
   private async refreshFromHeadServer(): Promise<void> {
     const head = this.globalConfig.head_server as { host?: string; port?: number } | undefined;
     if (!head?.port) return;
-    const response = await this.http.request(`http://${formatHost(head.host ?? "127.0.0.1")}:${head.port}/global_config_dict_yaml`, { deadlineMs: 10_000 });
+    // Without the token the head server redacts secrets, and this config replaces the one the client holds.
+    const headers = headTokenHeaders(this.headToken ?? readHeadToken(head.port));
+    const response = await this.http.request(`http://${formatHost(head.host ?? "127.0.0.1")}:${head.port}/global_config_dict_yaml`, { deadlineMs: 10_000, headers });
     if (!response.ok) return;
     const { resolveConfig } = await import("../config/index.ts");
     this.globalConfig = resolveConfig(parseConfigYaml(response.json<string>()));

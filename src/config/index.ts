@@ -34,5 +34,5 @@ export {
   type ListServerInstancesOptions,
 } from "./servers.ts";
 export { fillDefaults } from "./defaults.ts";
-export { maskSecrets, isSecretKey } from "./secrets.ts";
-export { loadGlobalConfig, NO_MODEL_CONFIG, type GlobalConfig, type LoadGlobalConfigOptions } from "./load.ts";
+export { maskSecrets, isSecretKey, redactSecrets, type RedactOptions } from "./secrets.ts";
+export { loadGlobalConfig, envYamlPathsOf, copyEnvYamlPaths, NO_MODEL_CONFIG, type GlobalConfig, type LoadGlobalConfigOptions } from "./load.ts";

@@ -123,10 +123,34 @@ export async function loadGlobalConfig(options: LoadGlobalConfigOptions = {}): P
 
   const names = instances.map((instance) => instance.instanceName);
   const defaultHost = defaultHostOf(resolved);
-  return {
+  const loaded = {
     raw: fillDefaultsFor(withDirectives, names, defaultHost),
     resolved: fillDefaultsFor(resolved, names, defaultHost),
   };
+  const fromEnvYaml = leafPaths(envYaml);
+  for (const config of [loaded.raw, loaded.resolved]) envYamlPathsByConfig.set(config, fromEnvYaml);
+  return loaded;
+}
+
+/**
+ * Where env.yaml's values are (its secrets, usually) in a config loadGlobalConfig returned: the key path of every
+ * leaf env.yaml set (a list is one leaf). Kept beside the config rather than in it, so that a config passed along
+ * carries it without a new parameter and nothing serves it; a copy has none until `copyEnvYamlPaths` gives it.
+ */
+export function envYamlPathsOf(config: ConfigDict): readonly (readonly string[])[] {
+  return envYamlPathsByConfig.get(config) ?? [];
+}
+
+/** `to` (a copy of `from`) gets `from`'s env.yaml paths. */
+export function copyEnvYamlPaths(from: ConfigDict, to: ConfigDict): void {
+  const paths = envYamlPathsByConfig.get(from);
+  if (paths) envYamlPathsByConfig.set(to, paths);
+}
+
+const envYamlPathsByConfig = new WeakMap<ConfigDict, readonly (readonly string[])[]>();
+
+function leafPaths(dict: ConfigDict, prefix: readonly string[] = []): string[][] {
+  return Object.entries(dict).flatMap(([key, value]) => (isDict(value) ? leafPaths(value, [...prefix, key]) : [[...prefix, key]]));
 }
 
 function asPathList(value: unknown, source: string): string[] {

@@ -4,31 +4,53 @@ import type { ConfigDict } from "./types.ts";
 export const MASK = "****";
 
 /**
- * NeMo Gym's rule, except that the key match ignores case (so `OPENAI_API_KEY` is masked too): a key containing
- * `token` or `key` hides its value; a list under such a key becomes one `****` per element; a dict under such a
- * key is not hidden wholesale but searched like any other dict. Lists elsewhere are searched for dicts (NeMo Gym
- * stops at lists nested in lists; this searches those too).
+ * The one rule of which config keys hold secrets (used by `gym env resolve` and by the head server). NeMo Gym's
+ * rule — a key containing `token` or `key` — extended with `secret`, `password` and `authorization`, and matched
+ * ignoring case (so `OPENAI_API_KEY` counts too). A list under such a key becomes one mask per element; a dict
+ * under such a key is not hidden wholesale but searched like any other dict. Lists elsewhere are searched for
+ * dicts (NeMo Gym stops at lists nested in lists; this searches those too).
  */
 export function isSecretKey(key: string): boolean {
   const lower = key.toLowerCase();
-  return lower.includes("token") || lower.includes("key");
+  return SECRET_KEY_PARTS.some((part) => lower.includes(part));
 }
+
+const SECRET_KEY_PARTS = ["token", "key", "secret", "password", "authorization"];
 
 /** Deep copy of `config` with secret values replaced by `****` (for printing, never for running). */
 export function maskSecrets(config: ConfigDict): ConfigDict {
-  return maskDict(config);
+  return redactSecrets(config, { marker: MASK });
 }
 
-function maskDict(dict: ConfigDict): ConfigDict {
-  const result: ConfigDict = {};
-  for (const [key, value] of Object.entries(dict)) {
-    if (isDict(value)) result[key] = maskDict(value);
-    else if (Array.isArray(value)) result[key] = isSecretKey(key) ? value.map(() => MASK) : maskList(value);
-    else result[key] = isSecretKey(key) ? MASK : value;
-  }
-  return result;
+export interface RedactOptions {
+  /** What a hidden value becomes. */
+  marker: string;
+  /** Key paths whose value is hidden whatever its key says (e.g. every value taken from env.yaml). */
+  hiddenPaths?: Iterable<readonly string[]>;
+  /** Keep true/false and null under secret keys (a switch such as `return_token_id_information` is no credential). */
+  keepBooleans?: boolean;
 }
 
-function maskList(list: unknown[]): unknown[] {
-  return list.map((item) => (isDict(item) ? maskDict(item) : Array.isArray(item) ? maskList(item) : item));
+/** Deep copy of `config` with the values under secret keys, and at `hiddenPaths`, replaced by `marker`. */
+export function redactSecrets(config: ConfigDict, options: RedactOptions): ConfigDict {
+  const hidden = new Set([...(options.hiddenPaths ?? [])].map((path) => JSON.stringify(path)));
+  const hide = (value: unknown, path: string[]): unknown => {
+    if (isDict(value)) return redactDict(value, path);
+    if (options.keepBooleans && (typeof value === "boolean" || value === null)) return value;
+    return Array.isArray(value) ? value.map(() => options.marker) : options.marker;
+  };
+  const redactDict = (dict: ConfigDict, path: string[]): ConfigDict => {
+    const result: ConfigDict = {};
+    for (const [key, value] of Object.entries(dict)) {
+      const at = [...path, key];
+      if (isSecretKey(key) || hidden.has(JSON.stringify(at))) result[key] = hide(value, at);
+      else if (isDict(value)) result[key] = redactDict(value, at);
+      else result[key] = Array.isArray(value) ? redactList(value, at) : value;
+    }
+    return result;
+  };
+  // Dicts in lists are searched by key; their paths are not addressable by `hiddenPaths` (env.yaml leaves are).
+  const redactList = (list: unknown[], path: string[]): unknown[] =>
+    list.map((item) => (isDict(item) ? redactDict(item, [...path, "[]"]) : Array.isArray(item) ? redactList(item, path) : item));
+  return redactDict(config, []);
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { sessionCookieCodec, parseCookieHeader } from "./session-cookie.ts";
+import { parseCookieHeader, sessionCookieCodecFor, type SessionCookieCodec, type SessionSigning } from "./session-cookie.ts";
 import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError } from "../protocol/errors.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
 import { pythonBytesRepr } from "../python/repr.ts";
@@ -21,6 +21,10 @@ import {
 } from "../protocol/wire-json.ts";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** This server's session cookie (name and signing): what a route answering outside fastify's reply re-sets. */
+    sessionCookies: SessionCookieCodec;
+  }
   interface FastifyRequest {
     /** Per-rollout key from the signed session cookie (a new UUID when absent, tampered or expired). */
     sessionId: string;
@@ -40,8 +44,10 @@ declare module "fastify" {
 }
 
 export interface BaseAppOptions {
-  /** `<ClassName>___<instance_name>`: the cookie name and, as in NeMo Gym, its signing secret. */
+  /** `<ClassName>___<instance_name>`: the session cookie's name, as in NeMo Gym. */
   sessionCookieName: string;
+  /** How the cookie is signed: the graph's secret (see session-cookie.ts). */
+  sessionSigning: SessionSigning;
   /** Strip `/ng-rollout/<id>` before routing (model servers do; agents register the prefixed route). */
   stripRolloutPrefix?: boolean;
   /** Largest request body accepted (default DEFAULT_MAX_BODY_BYTES); a larger one is a 413. */
@@ -65,7 +71,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9._-]+)(\/.*)$/;
 
 export function createBaseApp(options: BaseAppOptions): FastifyInstance {
-  const codec = sessionCookieCodec(options.sessionCookieName);
+  const codec = sessionCookieCodecFor(options.sessionCookieName, options.sessionSigning);
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!(Number.isSafeInteger(bodyLimit) && bodyLimit > 0 && bodyLimit < V8_MAX_STRING_LENGTH)) {
     throw new RangeError(`${MAX_BODY_BYTES_KEY} must be a positive integer below ${V8_MAX_STRING_LENGTH} (a body must fit in one string), got ${bodyLimit}`);
@@ -88,6 +94,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
       : undefined,
   });
 
+  app.decorate("sessionCookies", codec);
   app.decorateRequest("sessionId", "");
   app.decorateRequest("cookies", null as unknown as Record<string, string>);
   app.decorateRequest("rolloutId", undefined);

@@ -2,12 +2,20 @@
 //   NEMO_GYM_CONFIG_DICT=<global config YAML> NEMO_GYM_CONFIG_PATH=<instance name> node --import tsx child-main.ts
 // It binds first (port 0 unless the config fixes one), then reports the real port to the launcher over IPC,
 // and receives the final global config (every server's port) before the launcher declares it ready.
+// Before it builds anything, a launched child receives the graph's secrets over IPC (never the environment, so
+// no process it spawns inherits them): the session signing every server of the graph shares, and the head token.
 import { pathToFileURL } from "node:url";
 import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { HEAD_TOKEN_ENV } from "../client/head-token.ts";
 import { isServerDefinition } from "./definition.ts";
 import { startServer } from "./serve.ts";
+import type { SessionSigning } from "./session-cookie.ts";
 
-export type LauncherMessage = { type: "config"; rawYaml: string };
+export type LauncherMessage =
+  | { type: "graph-secrets"; sessionSigning: SessionSigning; headToken: string }
+  | { type: "config"; rawYaml: string };
+
+const SECRETS_TIMEOUT_MS = 30_000;
 export type ChildMessage =
   | { type: "listening"; instanceName: string; host: string; port: number; pid: number }
   | { type: "config-applied"; instanceName: string }
@@ -15,6 +23,23 @@ export type ChildMessage =
 
 function send(message: ChildMessage): void {
   process.send?.(message);
+}
+
+/** The launcher sends the graph's secrets right after spawning (IPC queues them until this listens). */
+function graphSecrets(): Promise<{ sessionSigning: SessionSigning; headToken: string }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`no graph secrets from the launcher within ${SECRETS_TIMEOUT_MS / 1000} s`)), SECRETS_TIMEOUT_MS);
+    const onMessage = (message: LauncherMessage) => {
+      if (message?.type === "graph-secrets") done(undefined, message);
+    };
+    function done(error?: Error, message?: Extract<LauncherMessage, { type: "graph-secrets" }>) {
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      if (error) reject(error);
+      else resolve({ sessionSigning: message!.sessionSigning, headToken: message!.headToken });
+    }
+    process.on("message", onMessage);
+  });
 }
 
 async function main(): Promise<void> {
@@ -34,7 +59,9 @@ async function main(): Promise<void> {
     throw new Error(`${instance.entrypointPath} defines a ${definition.serverType} server but '${instanceName}' is configured under ${instance.serverType}`);
   }
 
-  const server = await startServer(definition, { instanceName, globalConfig });
+  // Started by hand (no IPC): the config's or NEMO_GYM_SESSION_SECRET's signing (else random), NEMO_GYM_HEAD_TOKEN.
+  const secrets = process.send ? await graphSecrets() : { sessionSigning: undefined, headToken: process.env[HEAD_TOKEN_ENV] };
+  const server = await startServer(definition, { instanceName, globalConfig, ...secrets });
   process.stderr.write(`INFO ${definition.className} '${instanceName}' listening on ${server.url}\n`);
   send({ type: "listening", instanceName, host: server.host, port: server.port, pid: process.pid });
 

@@ -14,7 +14,6 @@ import { stringifyWire } from "../protocol/wire-json.ts";
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
 import { exceptionRepr } from "../python/exception.ts";
-import { sessionCookieCodec } from "./session-cookie.ts";
 import type { FunctionToolDefinition } from "./tool-schema.ts";
 import type { RequestSignals } from "./request-abort.ts";
 
@@ -28,7 +27,7 @@ export interface McpTool extends FunctionToolDefinition {
 export interface McpOptions {
   /** Announced to MCP clients as the server's name (the instance name). */
   serverName: string;
-  /** `<ClassName>___<instance>`: the Gym session cookie, re-set on every /mcp answer as on every other route. */
+  /** `<ClassName>___<instance>`: names the server in its error logs (the cookie itself is the app's `sessionCookies`). */
   sessionCookieName: string;
   tools: McpTool[];
   /** Runs a tool with validated arguments against the state of a session (the same function the tool routes use). */
@@ -41,7 +40,8 @@ let packageVersion: string | undefined;
 const version = () => (packageVersion ??= JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version as string);
 
 export function registerMcp(app: FastifyInstance, options: McpOptions): void {
-  const codec = sessionCookieCodec(options.sessionCookieName);
+  // The base app's codec: the cookie re-set on every /mcp answer, as on every other route, under the graph's signing.
+  const codec = app.sessionCookies;
   const byName = new Map(options.tools.map((t) => [t.name, t]));
   // The JSON Schemas GET /tools serves, unchanged: an MCP client sees what a Gym agent sees.
   const listed = options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as { type: "object"; [key: string]: unknown } }));

@@ -7,12 +7,20 @@ import { createBaseApp, MAX_BODY_BYTES_KEY, V8_MAX_STRING_LENGTH } from "./base-
 import type { ServerContext, ServerDefinition } from "./definition.ts";
 import { createLogger } from "./logger.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
+import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "./session-cookie.ts";
 
 export interface BuildServerOptions {
   instanceName: string;
   /** Resolved global config; must contain the instance. */
   globalConfig: ConfigDict;
   client?: ServerClient;
+  /**
+   * How session cookies are signed; every server of a graph gets the graph's (the launcher's, or in-process the
+   * graph's). Default: what the config asks for (session_secret, NEMO_GYM_SESSION_SECRET), else a random secret.
+   */
+  sessionSigning?: SessionSigning;
+  /** The graph's head token, for the client this builds (ignored with `client`). */
+  headToken?: string;
 }
 
 export interface BuiltServer<Config = unknown> {
@@ -37,7 +45,7 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
     throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems}`);
   }
   const ownsClient = options.client === undefined;
-  const client = options.client ?? new ServerClient({ globalConfig: options.globalConfig });
+  const client = options.client ?? new ServerClient({ globalConfig: options.globalConfig, headToken: options.headToken });
   const context: ServerContext<Config> = {
     instanceName: options.instanceName,
     config: parsed.data,
@@ -47,6 +55,7 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   };
   const app = createBaseApp({
     sessionCookieName: `${definition.className}___${options.instanceName}`,
+    sessionSigning: options.sessionSigning ?? configuredSessionSigning(options.globalConfig) ?? randomSessionSigning(),
     stripRolloutPrefix: definition.stripRolloutPrefix,
     bodyLimitBytes: bodyLimitOf(fields, options.instanceName),
   });

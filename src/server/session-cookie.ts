@@ -1,7 +1,11 @@
-// Session cookies byte-compatible with Starlette's SessionMiddleware (itsdangerous TimestampSigner), so a
-// cookie minted by a Python NeMo Gym server is accepted here and vice versa.
+// Session cookies in the format of Starlette's SessionMiddleware (itsdangerous TimestampSigner), so clients see
+// NeMo Gym's cookies:
 //   value = base64(json.dumps(session)) "." base64url(timestamp) "." base64url(HMAC-SHA1)
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+// NeMo Gym signs with the cookie's own (public) name, so anyone can mint a cookie for a session id of their
+// choosing. Here a graph signs with a random secret its launcher shares with every server (or a configured one,
+// for replicas behind a balancer), and session ids are only ever minted by the server: a cookie that does not
+// verify is no session. NeMo Gym's signing stays available for a graph that mixes in NeMo Gym's Python servers.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { pythonJsonDumps } from "../python/json-dumps.ts";
 
 export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
@@ -33,7 +37,47 @@ function timestampFromBytes(buf: Buffer): number {
   return value;
 }
 
-export function sessionCookieCodec(cookieName: string, secret: string = cookieName): SessionCookieCodec {
+/**
+ * How a graph signs its session cookies: one secret shared by every server (the default: random per graph), or
+ * NeMo Gym's way, each cookie signed with its own name (forgeable; only for graphs with NeMo Gym Python servers).
+ */
+export type SessionSigning = { kind: "secret"; secret: string } | { kind: "cookie-name" };
+
+/** Config key and environment variable of a fixed secret (replicas of one server behind a balancer share it). */
+export const SESSION_SECRET_KEY = "session_secret";
+export const SESSION_SECRET_ENV = "NEMO_GYM_SESSION_SECRET";
+/** `session_signing: nemo_gym` signs every cookie with its own name, as NeMo Gym does. */
+export const SESSION_SIGNING_KEY = "session_signing";
+
+export function randomSessionSigning(): SessionSigning {
+  return { kind: "secret", secret: randomBytes(32).toString("base64url") };
+}
+
+/**
+ * The signing a config asks for: `session_signing: nemo_gym`, else a non-empty `session_secret`, else
+ * NEMO_GYM_SESSION_SECRET; undefined when none (the graph then gets a random secret).
+ */
+export function configuredSessionSigning(globalConfig: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): SessionSigning | undefined {
+  const mode = globalConfig[SESSION_SIGNING_KEY];
+  if (mode === "nemo_gym") return { kind: "cookie-name" };
+  if (mode !== undefined && mode !== null && mode !== "graph_secret") {
+    throw new Error(`${SESSION_SIGNING_KEY} must be 'graph_secret' (the default) or 'nemo_gym', got ${JSON.stringify(mode)}`);
+  }
+  const secret = globalConfig[SESSION_SECRET_KEY];
+  if (secret !== undefined && secret !== null && secret !== "") {
+    if (typeof secret !== "string") throw new Error(`${SESSION_SECRET_KEY} must be a string`);
+    return { kind: "secret", secret };
+  }
+  return env[SESSION_SECRET_ENV] ? { kind: "secret", secret: env[SESSION_SECRET_ENV] } : undefined;
+}
+
+/** The codec of the cookie `cookieName` under a graph's signing. */
+export function sessionCookieCodecFor(cookieName: string, signing: SessionSigning): SessionCookieCodec {
+  return sessionCookieCodec(cookieName, signing.kind === "cookie-name" ? cookieName : signing.secret);
+}
+
+/** A codec signing with `secret` (NeMo Gym's own cookies: `secret` = `cookieName`). */
+export function sessionCookieCodec(cookieName: string, secret: string): SessionCookieCodec {
   // itsdangerous "django-concat" key derivation with its default salt
   const key = createHash("sha1").update("itsdangerous.Signer" + "signer" + secret).digest();
   const sign = (message: string) => createHmac("sha1", key).update(message).digest();

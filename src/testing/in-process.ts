@@ -6,11 +6,14 @@ import { getServerInstanceConfig, listServerInstances, type ConfigDict } from ".
 import { ServerClient } from "../client/index.ts";
 import { isServerDefinition, type ServerDefinition } from "../server/definition.ts";
 import { startServer, type StartedServer } from "../server/serve.ts";
+import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "../server/session-cookie.ts";
 
 export interface InProcessGraph {
   config: ConfigDict;
   client: ServerClient;
   servers: Record<string, StartedServer>;
+  /** How every server of the graph signs its session cookies (the config's choice, else random per graph). */
+  sessionSigning: SessionSigning;
   url(instanceName: string): string;
   close(): Promise<void>;
 }
@@ -19,6 +22,7 @@ export async function startInProcess(resolvedConfig: ConfigDict, definitions: Re
   const config = structuredClone(resolvedConfig);
   const client = new ServerClient({ globalConfig: config });
   const servers: Record<string, StartedServer> = {};
+  const sessionSigning = configuredSessionSigning(config) ?? randomSessionSigning();
   try {
     for (const instance of listServerInstances(config)) {
       let definition = definitions[instance.instanceName];
@@ -27,7 +31,7 @@ export async function startInProcess(resolvedConfig: ConfigDict, definitions: Re
         if (!isServerDefinition(loaded)) throw new Error(`${instance.entrypointPath} does not default-export a server definition`);
         definition = loaded;
       }
-      const server = await startServer(definition, { instanceName: instance.instanceName, globalConfig: config, client, host: "127.0.0.1", port: 0 });
+      const server = await startServer(definition, { instanceName: instance.instanceName, globalConfig: config, client, sessionSigning, host: "127.0.0.1", port: 0 });
       servers[instance.instanceName] = server;
       Object.assign(getServerInstanceConfig(config, instance.instanceName), { host: server.host, port: server.port });
     }
@@ -41,6 +45,7 @@ export async function startInProcess(resolvedConfig: ConfigDict, definitions: Re
     config,
     client,
     servers,
+    sessionSigning,
     url: (name) => servers[name]!.url,
     async close() {
       await Promise.all(Object.values(servers).map((s) => s.close()));

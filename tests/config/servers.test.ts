@@ -265,6 +265,11 @@ describe("maskSecrets", () => {
     assert.deepEqual(masked, { api_keys: ["****", "****"], key_config: { plain: 1, token: "****" } });
   });
 
+  it("masks keys that say secret, password or authorization too, whatever their case", () => {
+    const masked = maskSecrets({ client_secret: "s", DB_PASSWORD: "p", headers: { Authorization: "Bearer x", accept: "json" }, secretary: "also" });
+    assert.deepEqual(masked, { client_secret: "****", DB_PASSWORD: "****", headers: { Authorization: "****", accept: "json" }, secretary: "****" });
+  });
+
   it("returns a copy", () => {
     const input = { api_key: "sk" };
     maskSecrets(input);

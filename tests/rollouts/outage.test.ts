@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { dumpYaml, parseConfigYaml, PROJECT_ROOT, type ConfigDict } from "../../src/config/index.ts";
 import { startHeadServer } from "../../src/cli/head-server.ts";
 import { processesWithMarker, runGym, startGym, waitUntilDead } from "../../src/testing/child-process.ts";
+import { newGraphSecret } from "../../src/client/head-token.ts";
 
 const RESOURCES = "example_session_state_mgmt_resources_server";
 const AGENT = "example_session_state_mgmt_simple_agent";
@@ -120,7 +121,7 @@ test("--no-serve: the resources server is SIGKILLed and restarted mid-run; dispa
   Object.assign(fields(MODEL, "responses_api_models", "scripted_model"), { host: "127.0.0.1", port: ports.model });
   config.head_server = { host: "127.0.0.1", port: ports.head };
 
-  const head = await startHeadServer({ rawConfig: () => config, instances: () => [] }, "127.0.0.1", ports.head);
+  const head = await startHeadServer({ rawConfig: () => config, instances: () => [], token: newGraphSecret() }, "127.0.0.1", ports.head);
   try {
     const [, , firstResources] = await Promise.all([startServerProcess(config, MODEL), startServerProcess(config, AGENT), startServerProcess(config, RESOURCES)]);
     const output = join(tempDir(), "out.jsonl");

@@ -10,6 +10,7 @@ import { createBaseApp, DEFAULT_MAX_BODY_BYTES, responsesApiModel, resourcesServ
 import { http, serverDefinition, startServers, type InProcessGraph } from "../../src/testing/index.ts";
 import { pathSegment } from "../../src/client/path-segment.ts";
 import { TransportError } from "../../src/client/http-client.ts";
+import { randomSessionSigning } from "../../src/server/session-cookie.ts";
 
 type Item = Record<string, unknown>;
 const SMALL_LIMIT = 64 * 1024;
@@ -73,7 +74,7 @@ const nested = (depth: number, leaf = "1") => '{"a":'.repeat(depth) + leaf + "}"
 test("the default body limit fits in a Node string, and a limit that would not is refused", () => {
   // UTF-8 never decodes to more UTF-16 units than it has bytes.
   assert.ok(DEFAULT_MAX_BODY_BYTES <= 256 * 1024 * 1024 && DEFAULT_MAX_BODY_BYTES < V8_MAX_STRING_LENGTH);
-  assert.throws(() => createBaseApp({ sessionCookieName: "X___x", bodyLimitBytes: 600_000_000 }), /max_body_bytes must be a positive integer below/);
+  assert.throws(() => createBaseApp({ sessionSigning: randomSessionSigning(), sessionCookieName: "X___x", bodyLimitBytes: 600_000_000 }), /max_body_bytes must be a positive integer below/);
 });
 
 test("a body over a server's max_body_bytes is a 413 saying so; the server keeps serving", async () => {
@@ -222,7 +223,7 @@ test("cookies that are no valid header value are dropped at the door; the agent'
   assert.doesNotMatch(answer.text, /http:\/\//, "no internal address reaches the caller");
   assert.deepEqual(toolCalls, ["echo"]);
   // What every server keeps of such a header.
-  const app = createBaseApp({ sessionCookieName: "X___x" });
+  const app = createBaseApp({ sessionSigning: randomSessionSigning(), sessionCookieName: "X___x" });
   app.get("/cookies", async (request) => request.cookies);
   const seen = await app.inject({ url: "/cookies", headers: { cookie: 'good=1; bad=caf\u00e9; worse="\\012"; "odd name"=2' } });
   assert.deepEqual(seen.json(), { good: "1" });
@@ -267,7 +268,7 @@ test("fuzz: no body of any shape is a 500, and the server answers afterwards", a
 });
 
 test("a 500 body names what failed, not the graph's addresses; public URLs (pydantic's error links) stay", async () => {
-  const app = createBaseApp({ sessionCookieName: "X___x" });
+  const app = createBaseApp({ sessionSigning: randomSessionSigning(), sessionCookieName: "X___x" });
   app.get("/transport", async () => {
     throw new TransportError("http://10.0.0.7:8123/get_counter_value: socket hang up (ECONNRESET) after 1 attempt(s)", "http://10.0.0.7:8123/get_counter_value", "ECONNRESET", 1);
   });

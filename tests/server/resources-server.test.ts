@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { z } from "zod";
-import { buildServer, resourcesServer, tool, sessionCookieCodec, type ServerDefinition } from "../../src/server/index.ts";
+import { buildServer, resourcesServer, tool, type ServerDefinition } from "../../src/server/index.ts";
 import { http, startServers } from "../../src/testing/servers.ts";
 import type { InProcessGraph } from "../../src/testing/in-process.ts";
 
@@ -43,6 +43,8 @@ after(async () => {
   await client.close();
 });
 
+/** The server's own codec (it signs with the graph's secret). */
+const codec = () => graph.servers.notes!.app.sessionCookies;
 const post = (path: string, json: unknown, cookies?: Record<string, string>) => client.request(`${base}${path}`, { method: "POST", json, cookies });
 const minimalParams = { input: "hi" };
 const minimalResponse = { id: "resp_1", created_at: 1, model: "m", object: "response", output: [], parallel_tool_calls: true, tool_choice: "auto", tools: [] };
@@ -63,7 +65,7 @@ test("every response re-sets the signed session cookie; reusing it keeps the ses
   await post("/add_note", { text: "one" }, cookies);
   const again = await post("/add_note", { text: "two" }, cookies);
   assert.deepEqual(again.json(), { stored: 2 });
-  assert.equal(sessionCookieCodec(COOKIE).decode(again.cookies[COOKIE]), sessionCookieCodec(COOKIE).decode(cookies[COOKIE]));
+  assert.equal(codec().decode(again.cookies[COOKIE]), codec().decode(cookies[COOKIE]));
   assert.deepEqual((await post("/list_notes", {}, again.cookies)).json(), { owner: "ada", notes: ["one", "two"] });
 });
 
@@ -89,7 +91,7 @@ test("a tampered or foreign cookie starts a fresh session", async () => {
   for (const value of [`${forged}.${ts}.AAAA`, `${payload}.${ts}.AAAA`, "nonsense"]) {
     const answer = await post("/list_notes", {}, { [COOKIE]: value });
     assert.deepEqual(answer.json(), { owner: "unseeded", notes: [] });
-    assert.notEqual(sessionCookieCodec(COOKIE).decode(answer.cookies[COOKIE]), undefined);
+    assert.notEqual(codec().decode(answer.cookies[COOKIE]), undefined);
   }
 });
 

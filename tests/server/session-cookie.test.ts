@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { parseCookieHeader, sessionCookieCodec, SESSION_MAX_AGE_S } from "../../src/server/session-cookie.ts";
 
 const NAME = "StatefulCounterResourcesServer___example_session_state_mgmt_resources_server";
-const codec = sessionCookieCodec(NAME);
+// NeMo Gym's signing (the cookie name is the secret), given explicitly: what byte compatibility with Starlette is pinned under.
+const codec = sessionCookieCodec(NAME, NAME);
 
 test("a cookie is byte-identical to the one Starlette/itsdangerous mints for the same session and time", () => {
   const value = codec.encode("3f2b9a4e-1c7d-4e8a-9b6f-0a1b2c3d4e5f", 1785000000);
@@ -17,7 +18,7 @@ test("a tampered payload or signature, or another server's secret, decodes to no
   const otherPayload = Buffer.from('{"session_id": "xyz"}').toString("base64");
   assert.equal(codec.decode(`${otherPayload}.${ts}.${sig}`, 1785000000), undefined);
   assert.equal(codec.decode(`${payload}.${ts}.${sig!.slice(0, -2)}AA`, 1785000000), undefined);
-  assert.equal(sessionCookieCodec("Other___x").decode(value, 1785000000), undefined);
+  assert.equal(sessionCookieCodec("Other___x", "Other___x").decode(value, 1785000000), undefined);
   assert.equal(codec.decode("garbage", 1785000000), undefined);
   assert.equal(codec.decode("", 1785000000), undefined);
 });

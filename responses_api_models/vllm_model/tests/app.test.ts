@@ -2,9 +2,9 @@
 // (NeMo Gym's conversion and preprocessing rules), the Responses it answers, and the failures it reports.
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { type FakeVllm, startFakeVllm } from "../../../src/testing/index.ts";
 import { closedPort, startVllmModels, weatherTool, type Harness } from "./helpers.ts";
 
@@ -17,6 +17,14 @@ const audioDir = mkdtempSync(join(tmpdir(), "vllm-audio-"));
 writeFileSync(join(audioDir, "clip.wav"), Buffer.from("RIFFWAVE"));
 writeFileSync(join(audioDir, "b.flac"), Buffer.from("BBBB"));
 writeFileSync(join(audioDir, "clip.xyz"), Buffer.from("?"));
+// Outside every allowed directory: a real audio file, a symlink to it from inside, and a directory named like audio.
+const outsideDir = mkdtempSync(join(tmpdir(), "vllm-outside-"));
+writeFileSync(join(outsideDir, "private.wav"), Buffer.from("PRIVATE"));
+symlinkSync(join(outsideDir, "private.wav"), join(audioDir, "escape.wav"));
+mkdirSync(join(audioDir, "folder.wav"));
+const extraDir = mkdtempSync(join(tmpdir(), "vllm-extra-"));
+writeFileSync(join(extraDir, "more.ogg"), Buffer.from("OGGS"));
+writeFileSync(join(extraDir, "..dots.mp3"), Buffer.from("ID3"));
 
 before(async () => {
   vllm = await startFakeVllm();
@@ -33,6 +41,7 @@ before(async () => {
       default_headers: { "x-team": "gym", Authorization: "Bearer overridden" },
       audio_root: audioDir,
     },
+    more_dirs: { ...at, uses_reasoning_parser: true, audio_root: audioDir, allowed_audio_dirs: [extraDir] },
     no_parser: { ...at, uses_reasoning_parser: false },
     not_interleaved: { ...at, uses_reasoning_parser: "true", uses_interleaved_reasoning: "false" },
     developer_as_system: { ...at, uses_reasoning_parser: true, replace_developer_role_with_system: true },
@@ -368,10 +377,8 @@ test("audio files: audio_path (relative to audio_root) and audio_paths are inlin
 test("audio mistakes are 400s that say what to fix", async () => {
   const cases: [string, Record<string, string>, RegExp][] = [
     ["tuned", { audio_data: "data:audio/wav;base64,QQ==", audio_path: "clip.wav" }, /mutually exclusive/],
-    ["tuned", { audio_path: "missing.wav" }, /missing\.wav", which does not exist/],
-    ["tuned", { audio_path: "clip.xyz" }, /unsupported audio extension "\.xyz"/],
     ["tuned", { audio_paths: "clip.wav" }, /audio_paths must be a list of paths/],
-    ["parser", { audio_path: "clip.wav" }, /relative but the model server's audio_root is unset/],
+    ["parser", { audio_path: "clip.wav" }, /reads no audio files; set audio_root/],
   ];
   for (const [instance, metadata, message] of cases) {
     const answer = await harness.responses(instance, { input: "x", metadata });
@@ -379,6 +386,42 @@ test("audio mistakes are 400s that say what to fix", async () => {
     assert.match(answer.json<any>().detail, message);
   }
   assert.equal(vllm.requests.length, 0);
+});
+
+test("audio is read only inside audio_root and allowed_audio_dirs; every refused path is the same 400", async () => {
+  const refused = { detail: "metadata.audio_path: not an allowed audio file" };
+  const paths = [
+    join(outsideDir, "private.wav"), // outside, exists
+    "escape.wav", // a symlink inside that points outside
+    join(audioDir, "escape.wav"),
+    `../${basename(outsideDir)}/private.wav`, // a .. escape to a file that exists
+    `${audioDir}/../${basename(outsideDir)}/private.wav`,
+    "sub/../clip.wav", // `..` is refused even when it would stay inside
+    "missing.wav",
+    join(outsideDir, "missing.wav"),
+    "folder.wav", // a directory
+    "clip.xyz", // a bad extension, inside
+    join(outsideDir, "private.xyz"),
+    "/etc/passwd",
+    "",
+  ];
+  for (const path of paths) {
+    const answer = await harness.responses("tuned", { input: "x", metadata: { audio_path: path || " " } });
+    assert.equal(answer.status, 400, path);
+    assert.deepEqual(answer.json(), refused, path);
+  }
+  const listed = await harness.responses("tuned", { input: "x", metadata: { audio_paths: JSON.stringify(["clip.wav", join(outsideDir, "private.wav")]) } });
+  assert.equal(listed.status, 400);
+  assert.deepEqual(listed.json(), { detail: "metadata.audio_paths[1]: not an allowed audio file" });
+  assert.equal(vllm.requests.length, 0, "nothing reached vLLM, so no file content left the server");
+
+  // allowed_audio_dirs admits absolute paths into more directories; relative ones still resolve against audio_root.
+  await ok("more_dirs", { input: "x", metadata: { audio_paths: JSON.stringify([join(extraDir, "more.ogg"), "clip.wav"]) } });
+  assert.deepEqual(lastBody().messages[0].content.slice(0, 2).map((part: any) => part.audio_url.url), [`data:audio/ogg;base64,${Buffer.from("OGGS").toString("base64")}`, `data:audio/wav;base64,${Buffer.from("RIFFWAVE").toString("base64")}`]);
+  await ok("more_dirs", { input: "x", metadata: { audio_path: join(extraDir, "..dots.mp3") } });
+  assert.equal(lastBody().messages[0].content[0].audio_url.url, `data:audio/mpeg;base64,${Buffer.from("ID3").toString("base64")}`, "a name starting with .. is no escape");
+  const notListed = await harness.responses("tuned", { input: "x", metadata: { audio_path: join(extraDir, "more.ogg") } });
+  assert.deepEqual(notListed.json(), refused, "a directory another instance allows is not allowed here");
 });
 
 test("inputs a Chat Completions backend cannot take are 400s naming the item; invalid requests 422; the server keeps serving", async () => {

@@ -1,7 +1,7 @@
 // Shared pieces of the vllm_model tests: servers on loopback against fake vLLM servers, and request helpers.
 import assert from "node:assert/strict";
 import type { HttpResponse } from "../../../src/client/index.ts";
-import { sessionCookieCodec } from "../../../src/server/index.ts";
+import { sessionCookieCodecFor } from "../../../src/server/index.ts";
 import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
 import vllmModel from "../app.ts";
 
@@ -30,7 +30,7 @@ export async function startVllmModels(instances: Record<string, Record<string, u
   const graph = await startServers(Object.fromEntries(Object.entries(instances).map(([name, fields]) => [name, [vllmModel, fields]])));
   const client = http();
   const post = (instance: string, path: string, body: unknown, session?: string) => {
-    const codec = sessionCookieCodec(`VLLMModel___${instance}`);
+    const codec = sessionCookieCodecFor(`VLLMModel___${instance}`, graph.sessionSigning);
     const cookies = session === undefined ? undefined : { [codec.cookieName]: codec.encode(session) };
     return client.request(`${graph.url(instance)}${path}`, { method: "POST", json: body, cookies });
   };
