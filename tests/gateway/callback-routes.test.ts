@@ -136,6 +136,18 @@ test("invalid JSON is a 400 and a body that is not an object is a 422", async ()
   assert.equal(capabilities.released, released);
 });
 
+test("Python's JSON is read (NaN, Infinity) and nesting past the limit is a 413 naming where, before any capability is taken", async () => {
+  capabilities.add("python-json-0");
+  answer = (_seen, res) => json(res, 200, { id: "chat", choices: [] });
+  const accepted = await post("/ng-rollout/python-json-0/v1/chat/completions", '{"messages": [], "temperature": NaN, "top_p": Infinity}');
+  assert.equal(accepted.status, 200, accepted.text);
+  const released = capabilities.released;
+  const deep = await post("/ng-rollout/python-json-0/v1/chat/completions", `{"messages": [], "metadata": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`);
+  assert.equal(deep.status, 413, deep.text);
+  assert.match(deep.text, /nests deeper than 1000 levels at body\.metadata/);
+  assert.equal(capabilities.released, released);
+});
+
 test("the bridge's body parsing stays inside its own routes", async () => {
   const other = await post("/elsewhere", { a: 1 });
   assert.equal(other.status, 200);

@@ -16,6 +16,7 @@ import {
   type ForwardResult,
 } from "./forward.ts";
 import { streamMessagesReply } from "./messages-stream.ts";
+import { abbreviatedPath, JsonDepthError, parseRequestJson } from "../../protocol/wire-json.ts";
 
 /** A callback's hold on its trial: the forwarding target, a signal that fires when the trial is cancelled. */
 export interface CallbackLease {
@@ -53,10 +54,14 @@ export function registerCallbackBridge(app: FastifyInstance, capabilities: Callb
 
     // Gym agents send JSON, whatever their content-type says; the reply to bad JSON is ours, not fastify's.
     scope.removeAllContentTypeParsers();
+    // Python's JSON, as the agents' clients write it: NaN and Infinity parse; nesting is bounded before parsing.
     scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: options.bodyLimitBytes ?? 256 * 1024 * 1024 }, (_request, text, done) => {
       try {
-        done(null, JSON.parse(text as string));
-      } catch {
+        done(null, parseRequestJson(text as string));
+      } catch (error) {
+        if (error instanceof JsonDepthError) {
+          return done(Object.assign(new Error(`request body nests deeper than ${error.maxDepth} levels at ${abbreviatedPath(error.path)}`), { statusCode: 413 }), undefined);
+        }
         done(null, INVALID_JSON);
       }
     });
