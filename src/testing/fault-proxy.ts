@@ -10,6 +10,7 @@
 // or a canned answer `{ status, body, headers }`, sent without forwarding.
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { seededRandom } from "../models/seeded-random.ts";
 
 export const FAULTS = ["reset_before", "reset_after", "truncate", "garbage_200", "garbage_500", "unavailable", "hang"] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -43,17 +44,8 @@ export interface FaultProxy {
 const GARBAGE_HTML = "<html><body><h1>Internal Server Error</h1>upstream exploded</body></html>";
 const GARBAGE_BYTES = "\u0000\u00ffnot json at all {{{";
 
-/** A deterministic RNG (mulberry32), so a fault schedule is reproducible from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A fault schedule is reproducible from its seed (mulberry32, src/models/seeded-random.ts). */
+export { seededRandom };
 
 /** A fault for a `rate` share of the requests, each fault equally likely, drawn from `random`. */
 export function randomFaults(random: () => number, rate: number, faults: readonly Fault[] = FAULTS): FaultDecider {

@@ -3,22 +3,11 @@
 //   node --import tsx resources_servers/workplace_assistant/scripts/generate-tables.ts [out_dir]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { seededRandom } from "../../../src/models/seeded-random.ts";
 
 const SEED = 20231130;
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");

@@ -1,0 +1,13 @@
+// A small deterministic PRNG (mulberry32): uniform floats in [0, 1) from a 32-bit seed, the same sequence on every
+// machine. For what must be reproducible from a seed: scripted_model's fake logprobs, test fixtures, fault schedules.
+
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
