@@ -11,6 +11,8 @@
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { seededRandom } from "../models/seeded-random.ts";
+import { getServerInstanceConfig, type ConfigDict } from "../config/index.ts";
+import type { InProcessGraph } from "./in-process.ts";
 
 export const FAULTS = ["reset_before", "reset_after", "truncate", "garbage_200", "garbage_500", "unavailable", "hang"] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -148,3 +150,17 @@ export async function startFaultProxy(target: { host: string; port: number }, de
   };
   return proxy;
 }
+
+/**
+ * A fault proxy in front of `target`, an instance of `graph`, registered in the graph's config as `alias` (same server
+ * type and fields, the proxy's address): an agent configured to call `alias` goes through the proxy.
+ */
+export async function proxyInstance(graph: InProcessGraph, target: string, alias: string): Promise<FaultProxy> {
+  const [serverType, implementations] = Object.entries(graph.config[target] as ConfigDict)[0]!;
+  const [implementation, fields] = Object.entries(implementations as ConfigDict)[0]!;
+  const proxy = await startFaultProxy(getServerInstanceConfig(graph.config, target) as { host: string; port: number });
+  graph.config[alias] = { [serverType]: { [implementation]: { ...(fields as ConfigDict), host: proxy.host, port: proxy.port } } };
+  graph.client.updateGlobalConfig(graph.config);
+  return proxy;
+}
+

@@ -10,9 +10,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { collectRollouts, type CollectSummary } from "../../src/rollouts/collect.ts";
-import { getServerInstanceConfig } from "../../src/config/index.ts";
 import { startServers, type InProcessGraph } from "../../src/testing/index.ts";
-import { randomFaults, seededRandom, startFaultProxy, type FaultProxy } from "../../src/testing/fault-proxy.ts";
+import { randomFaults, seededRandom, proxyInstance, type FaultProxy } from "../../src/testing/fault-proxy.ts";
 import { INFRASTRUCTURE_FAILURE_CLASSES } from "../../src/protocol/failures.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";
 import scriptedModel from "../../responses_api_models/scripted_model/app.ts";
@@ -37,12 +36,8 @@ before(async () => {
     // A hung call costs one rollout attempt this long; a healthy loop takes a small fraction of it.
     { http_request_deadline_s: 5 },
   );
-  const target = (name: string) => getServerInstanceConfig(graph.config, name) as { host: string; port: number };
-  envProxy = await startFaultProxy(target("counter_env"));
-  modelProxy = await startFaultProxy(target("policy"));
-  graph.config.env_proxy = { resources_servers: { test: { host: envProxy.host, port: envProxy.port, entrypoint: "app.ts", domain: "other" } } };
-  graph.config.model_proxy = { responses_api_models: { test: { host: modelProxy.host, port: modelProxy.port, entrypoint: "app.ts" } } };
-  graph.client.updateGlobalConfig(graph.config);
+  envProxy = await proxyInstance(graph, "counter_env", "env_proxy");
+  modelProxy = await proxyInstance(graph, "policy", "model_proxy");
 });
 after(async () => {
   await envProxy?.close();

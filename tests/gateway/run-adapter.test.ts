@@ -383,6 +383,17 @@ test("http_adapter_does_not_claim_cleanup_without_abort_contract", async () => {
   assert.deepEqual(gym.disconnected, ["POST /run"], "the local /run request was cancelled");
 });
 
+/** The rejection of one trial run against `agentUrl`: an AgentRunError with code agent_error. */
+async function agentErrorOf(agentUrl: string): Promise<AgentRunError> {
+  const error = await adapterFor(registration(agentUrl)).start(trialRequest(), ROLLOUT).result.then(
+    () => assert.fail("expected a rejection"),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof AgentRunError);
+  assert.equal(error.code, "agent_error");
+  return error;
+}
+
 test("/run failures reject the result as agent_error: non-2xx, non-JSON, non-object, transport", async () => {
   const gym = await fakeGym({
     "POST /500/run": { status: 500, text: '"boom at capability-0"' },
@@ -391,15 +402,7 @@ test("/run failures reject the result as agent_error: non-2xx, non-JSON, non-obj
   });
   const closed = await fakeGym({});
   await closed.close();
-  const failure = async (agentUrl: string) => {
-    const error = await adapterFor(registration(agentUrl)).start(trialRequest(), ROLLOUT).result.then(
-      () => assert.fail("expected a rejection"),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof AgentRunError);
-    assert.equal(error.code, "agent_error");
-    return error.message;
-  };
+  const failure = async (agentUrl: string) => (await agentErrorOf(agentUrl)).message;
   const status = await failure(`${gym.url}/500`);
   assert.match(status, /HTTP 500/);
   assert.doesNotMatch(status, /capability-0/, "the rollout id (a callback capability) is redacted");
@@ -414,15 +417,7 @@ test("an attempt the agent typed as failed is never a result: its 500 with x-ng-
     "POST /typed500/run": { status: 500, text: '"transport: env/increment_counter reset"', headers: { "x-ng-failure-class": "transport" } },
     "POST /typed200/run": { json: { _ng_failure_class: "invalid_inner_answer", error: "seed without cookie", reward: 1 } },
   });
-  const failure = async (agentUrl: string) => {
-    const error = await adapterFor(registration(agentUrl)).start(trialRequest(), ROLLOUT).result.then(
-      () => assert.fail("expected a rejection"),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof AgentRunError);
-    assert.equal(error.code, "agent_error");
-    return error;
-  };
+  const failure = agentErrorOf;
   const typed500 = await failure(`${gym.url}/typed500`);
   assert.equal(typed500.failureClass, "transport");
   assert.match(typed500.message, /HTTP 500 \(transport\)/);

@@ -7,8 +7,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { responsesApiModel, resourcesServer, tool } from "../../../src/server/index.ts";
 import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
-import { startFaultProxy, type FaultDecider, type FaultProxy, type ProxiedRequest } from "../../../src/testing/fault-proxy.ts";
-import { getServerInstanceConfig } from "../../../src/config/index.ts";
+import { proxyInstance, type FaultDecider, type FaultProxy, type ProxiedRequest } from "../../../src/testing/fault-proxy.ts";
 import { FAILURE_CLASS_HEADER, IDEMPOTENCY_KEY_HEADER } from "../../../src/protocol/failures.ts";
 import simpleAgent from "../app.ts";
 
@@ -75,13 +74,9 @@ before(async () => {
     // Short enough that a hung call fails fast; one transport retry (200 ms later) for a replay-safe call.
     { http_request_deadline_s: 1.5, http_max_retries: 1 },
   );
-  const target = (name: string) => getServerInstanceConfig(graph.config, name) as { host: string; port: number };
-  envProxy = await startFaultProxy(target("env"));
-  modelProxy = await startFaultProxy(target("policy_model"));
   // The agent addresses the proxies by instance name, as it would any server of the graph.
-  graph.config.env_proxy = { resources_servers: { test: { host: envProxy.host, port: envProxy.port, entrypoint: "app.ts", domain: "other" } } };
-  graph.config.model_proxy = { responses_api_models: { test: { host: modelProxy.host, port: modelProxy.port, entrypoint: "app.ts" } } };
-  graph.client.updateGlobalConfig(graph.config);
+  envProxy = await proxyInstance(graph, "env", "env_proxy");
+  modelProxy = await proxyInstance(graph, "policy_model", "model_proxy");
 });
 after(async () => {
   await envProxy.close();

@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { responsesApiModel, resourcesServer } from "../../../src/server/index.ts";
 import { http, type InProcessGraph, startServers } from "../../../src/testing/index.ts";
-import { startFaultProxy, type FaultDecider, type FaultProxy } from "../../../src/testing/fault-proxy.ts";
-import { getServerInstanceConfig } from "../../../src/config/index.ts";
+import { proxyInstance, type FaultDecider, type FaultProxy } from "../../../src/testing/fault-proxy.ts";
 import { FAILURE_CLASS_HEADER } from "../../../src/protocol/failures.ts";
 import toolSimulationAgent from "../app.ts";
 
@@ -35,12 +34,8 @@ before(async () => {
     },
     { http_request_deadline_s: 1.5, http_max_retries: 1 },
   );
-  const target = (name: string) => getServerInstanceConfig(graph.config, name) as { host: string; port: number };
-  envProxy = await startFaultProxy(target("env"));
-  modelProxy = await startFaultProxy(target("policy_model"));
-  graph.config.env_proxy = { resources_servers: { test: { host: envProxy.host, port: envProxy.port, entrypoint: "app.ts", domain: "other" } } };
-  graph.config.model_proxy = { responses_api_models: { test: { host: modelProxy.host, port: modelProxy.port, entrypoint: "app.ts" } } };
-  graph.client.updateGlobalConfig(graph.config);
+  envProxy = await proxyInstance(graph, "env", "env_proxy");
+  modelProxy = await proxyInstance(graph, "policy_model", "model_proxy");
 });
 after(async () => {
   await envProxy.close();
