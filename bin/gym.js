@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 // Entry point for `gym` and its NeMo Gym aliases (`ng`, `ng_run`, `ng_collect_rollouts`, …).
 // TypeScript runs directly through tsx, so there is no build step between a clone and a run.
-import { register } from "tsx/esm/api";
 import { basename } from "node:path";
 
+let register;
+try {
+  ({ register } = await import("tsx/esm/api"));
+} catch (error) {
+  // A fresh clone before its first install: say how to install instead of printing Node's resolver stack.
+  if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  process.stderr.write("error: this checkout's dependencies are not installed: run `npm ci` (or `npm start` / `npm test`, which install them) in the project folder\n");
+  process.exit(2);
+}
 register();
 const { main } = await import("../src/cli/main.ts");
 const exitCode = await main(basename(process.argv[1] ?? "gym"), process.argv.slice(2));
