@@ -1,25 +1,25 @@
 // NeMo Gym's workplace_assistant (WorkBench): an office with email, calendar, analytics, project management, a
 // CRM and a company directory; 27 tools; reward 1 iff the model's calls leave the tables as the expected calls do.
 import { z } from "zod";
-import { resolveUnderRoots, searchRoots } from "../../src/config/paths.ts";
 import { HttpError, RequestValidationError, resourcesServer, tool } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
 import { Workbench, WORKBENCH_TOOLS } from "./workbench/index.ts";
 import { PyException } from "../../src/python/exception.ts";
-import { loadTables, type WorkbenchTables } from "./workbench/tables-dir.ts";
+import { describeUnknownIds, unknownGroundTruthIds } from "./workbench/ground-truth-ids.ts";
+import { describeTables, prepareTables, tablesOf, TablesConfigSchema, type TablesConfig } from "./workbench/tables-source.ts";
 import type { Kwargs } from "./workbench/tool-spec.ts";
 import { isCorrect } from "./workbench/verify.ts";
 
-const DEFAULT_TABLES_DIR = "resources_servers/workplace_assistant/data/tables";
 const NOT_SEEDED = "Session not initialized. Please call seed_session first.";
 
-const ConfigSchema = z.object({
-  /** Folder of the six CSVs (NeMo Gym's `csv_data/` layout: `processed/` + `raw/`); relative to cwd or the project. */
-  tables_dir: z.string().default(DEFAULT_TABLES_DIR),
-});
-type Config = z.output<typeof ConfigSchema>;
-
-const tablesOf = (config: unknown): WorkbenchTables => loadTables(resolveUnderRoots((config as Config).tables_dir, searchRoots()).path);
+/**
+ * A row whose ground truth names ids these tables do not have was written for other tables: no reward could mean
+ * anything, so it is a 501 naming the table and the id (a typed failure for the collector, never a 0 or a 1).
+ */
+function refuseRowForOtherTables(config: TablesConfig, groundTruth: unknown): void {
+  const unknown = unknownGroundTruthIds(tablesOf(config), groundTruth);
+  if (unknown.length > 0) throw new HttpError(501, describeUnknownIds(unknown, describeTables(config)));
+}
 
 /**
  * NeMo Gym's catch-all tool route (every name, a tool or not): null arguments are dropped, the tool runs on the
@@ -44,11 +44,17 @@ const WorkbenchRequest = z.unknown().transform((body): Kwargs => {
   return body as Kwargs;
 });
 
-export default resourcesServer({
+const workplace = resourcesServer({
   name: "WorkbenchResourcesServer",
-  config: ConfigSchema,
+  config: TablesConfigSchema,
+  // NeMo Gym's seed reads nothing of the row; the whole row is posted, so its ground truth is checked here first.
+  seed: z.object({ ground_truth: z.unknown().optional() }),
   // Every seed is a fresh copy of the tables; a tool call on a session never seeded is a 400, as in NeMo Gym.
-  state: (seed, { config }): Workbench | undefined => (seed === undefined ? undefined : new Workbench(tablesOf(config))),
+  state: (seed, { config }): Workbench | undefined => {
+    if (seed === undefined) return undefined;
+    refuseRowForOtherTables(config, seed.ground_truth);
+    return new Workbench(tablesOf(config));
+  },
   tools: Object.fromEntries(
     Object.entries(WORKBENCH_TOOLS).map(([name, workbenchTool]) => [
       name,
@@ -67,9 +73,21 @@ export default resourcesServer({
     }),
     // The session's own state is not used: NeMo Gym replays the response's calls on a fresh copy.
     run: (_state, { response, ground_truth }, { config }) => {
+      refuseRowForOtherTables(config, ground_truth);
       const predicted = response.output.filter((item): item is FunctionCall => item.type === "function_call");
       return isCorrect(tablesOf(config), predicted, ground_truth);
     },
   },
 });
+
+// The tables are ready before the first request: NeMo Gym's are fetched and checked (a wrong digest or a failed
+// fetch stops the start, naming the file), and either kind is parsed, so a missing CSV fails the start too.
+const definition: typeof workplace = {
+  ...workplace,
+  async register(app, context) {
+    await prepareTables(context.config, (file, bytes) => context.log.info(`fetched NeMo Gym's ${file} (${bytes} bytes)`));
+    await workplace.register(app, context);
+  },
+};
+export default definition;
 

@@ -1,21 +1,30 @@
 // Parity with NeMo Gym on its own data (../shared/nemo-gym-data/workplace_assistant, never committed here): the
 // server reads NeMo Gym's CSV tables and `gym eval reverify`'s machinery re-scores the stored rollouts.
 //
+// NeMo Gym's tables come from NEMO_GYM_WORKPLACE_TABLES_DIR when set (a csv_data/ folder), else from the shared data;
+// they are used as `tables: nemo_gym`, so their digests must be the pinned ones.
+//
 // The stored rollouts cannot be re-scored as stored: their lines carry no ground_truth / id / category /
 // environment_name (NeMo Gym's verify response does not echo them), and their prompts are not rows of
 // example.jsonl (they come from the train split, which is not in the shared data). The first test pins exactly
 // that, row by row. The second re-scores them with the ground truth their task implies on these tables, written
 // here by hand: with it every stored reward comes back, and every stored tool answer is reproduced.
+import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readJsonl, type InputLine } from "../../../src/rollouts/jsonl.ts";
 import { formatReverifyReport, reverifyRollouts } from "../../../src/rollouts/reverify.ts";
-import { sharedDataFile, withoutNullParams } from "../../../src/testing/index.ts";
+import { sharedDataFile, withoutNullParams, type SharedData } from "../../../src/testing/index.ts";
 import { action, startWorkplace, type Harness } from "./harness.ts";
 
 const rolloutsFile = sharedDataFile("workplace_assistant/data/example_rollouts.jsonl");
 const datasetFile = sharedDataFile("workplace_assistant/data/example.jsonl");
-const tablesDir = sharedDataFile("workplace_assistant/csv_data");
+/** NeMo Gym's csv_data/ (its tables at 07d6b0d, checked against the pinned digests at start): a local copy, else the shared one. */
+const tablesDir: SharedData = process.env.NEMO_GYM_WORKPLACE_TABLES_DIR
+  ? existsSync(process.env.NEMO_GYM_WORKPLACE_TABLES_DIR)
+    ? { path: process.env.NEMO_GYM_WORKPLACE_TABLES_DIR, skip: false }
+    : { path: undefined, skip: `NEMO_GYM_WORKPLACE_TABLES_DIR=${process.env.NEMO_GYM_WORKPLACE_TABLES_DIR} does not exist` }
+  : sharedDataFile("workplace_assistant/csv_data");
 const skip = rolloutsFile.skip || datasetFile.skip || tablesDir.skip;
 
 /** The ground truth each stored rollout's task implies on NeMo Gym's tables (the rollouts carry none). */
@@ -50,7 +59,7 @@ describe("NeMo Gym's stored workplace_assistant rollouts, re-verified on NeMo Gy
   let rollouts: InputLine[];
   before(async () => {
     rollouts = readJsonl(rolloutsFile.path!);
-    h = await startWorkplace({ tables_dir: tablesDir.path! });
+    h = await startWorkplace({ tables: "nemo_gym", tables_dir: tablesDir.path! });
   });
   after(() => h?.close());
 
@@ -109,6 +118,24 @@ describe("NeMo Gym's stored workplace_assistant rollouts, re-verified on NeMo Gy
       const groundTruth = row.ground_truth as { name: string; arguments: string }[];
       assert.equal((await h.verify(row, groundTruth)).reward, 1, `row ${row.id}`);
       assert.equal((await h.verify(row, [])).reward, 0, `row ${row.id} without calls`);
+    }
+  });
+});
+
+describe("NeMo Gym's example rows on this project's own tables", { skip: datasetFile.skip }, () => {
+  let ours: Harness;
+  before(async () => (ours = await startWorkplace()));
+  after(() => ours?.close());
+
+  test("are refused, each with a 501 naming an id its ground truth needs (they once scored [1, 1, 0, 0, 1] here)", async (t) => {
+    for (const { row } of readJsonl(datasetFile.path!)) {
+      const groundTruth = row.ground_truth as { name: string; arguments: string }[];
+      for (const calls of [groundTruth, []]) {
+        const answer = await ours.verify(row, calls);
+        assert.equal(answer.status, 501, `row ${row.id}: ${JSON.stringify(answer.body)}`);
+        assert.match(answer.body.detail, /^this row cannot be scored with tables: ours .*_id \S+ \(ground_truth\[\d+\] \w+\) is not in table \w+/);
+      }
+      t.diagnostic(`row ${row.id}: ${(await ours.post("/seed_session", row)).json<{ detail: string }>().detail.replace(/^.*?\): /, "").split(". The row")[0]}`);
     }
   });
 });

@@ -8,10 +8,36 @@ import { isStr } from "./python.ts";
 import { jsonLoads } from "../../../src/python/json-value.ts";
 import { PyException } from "../../../src/python/exception.ts";
 import type { WorkbenchTables } from "./tables-dir.ts";
+import type { Kwargs } from "./tool-spec.ts";
 
 export interface Action {
   name?: unknown;
   arguments?: unknown;
+}
+
+/** An action as Python would call it: a known tool and keyword arguments from a JSON object; else `undefined` (skipped). */
+export function callOf(action: Action): { name: string; kwargs: Kwargs } | undefined {
+  if (!isStr(action.name) || !Object.hasOwn(WORKBENCH_TOOLS, action.name)) return undefined;
+  let kwargs: unknown;
+  try {
+    if (!isStr(action.arguments)) return undefined;
+    kwargs = jsonLoads(action.arguments);
+  } catch {
+    return undefined;
+  }
+  if (kwargs === null || typeof kwargs !== "object" || Array.isArray(kwargs)) return undefined;
+  return { name: action.name, kwargs: kwargs as Kwargs };
+}
+
+/** Runs one call the way verify replays it: a Python exception in the tool is skipped, as Python skips it. */
+export function replayCall(workbench: Workbench, call: { name: string; kwargs: Kwargs }): void {
+  // Read-only tools cannot change a compared table; skipping them spares replaying their reads.
+  if (!WORKBENCH_TOOLS[call.name]!.writes) return;
+  try {
+    workbench.call(call.name, call.kwargs);
+  } catch (error) {
+    if (!(error instanceof PyException)) throw error;
+  }
 }
 
 /** `execute_actions_and_reset_state`: a fresh workbench with the actions applied. */
@@ -20,22 +46,8 @@ export function replayActions(tables: WorkbenchTables, actions: readonly Action[
   // A string ground truth iterates as characters, none of which is an action.
   if (isStr(actions)) return workbench;
   for (const action of actions) {
-    if (!isStr(action.name) || !Object.hasOwn(WORKBENCH_TOOLS, action.name)) continue;
-    // Read-only tools cannot change a compared table; skipping them spares replaying their reads.
-    if (!WORKBENCH_TOOLS[action.name]!.writes) continue;
-    let kwargs: unknown;
-    try {
-      if (!isStr(action.arguments)) continue;
-      kwargs = jsonLoads(action.arguments);
-    } catch {
-      continue;
-    }
-    if (kwargs === null || typeof kwargs !== "object" || Array.isArray(kwargs)) continue;
-    try {
-      workbench.call(action.name, kwargs as Record<string, unknown>);
-    } catch (error) {
-      if (!(error instanceof PyException)) throw error;
-    }
+    const call = callOf(action);
+    if (call) replayCall(workbench, call);
   }
   return workbench;
 }
