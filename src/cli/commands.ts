@@ -12,10 +12,22 @@ import { evalAggregateCommand } from "./eval-aggregate.ts";
 import { evalReverifyCommand } from "./eval-reverify.ts";
 import { evalRunCommand } from "./eval-run.ts";
 import { gatewayCommand } from "./gateway.ts";
+import { listAgentsCommand } from "./list-agents.ts";
+import { listBenchmarksCommand } from "./list-benchmarks.ts";
+import { listEnvironmentsCommand } from "./list-environments.ts";
+import { listModelsCommand } from "./list-models.ts";
+import { listResourcesServersCommand } from "./list-resources-servers.ts";
 import { quickstartCommand } from "./quickstart.ts";
+import { searchCommand } from "./search.ts";
 import { convertDatasetCommand, trialClientCommand } from "./trial-client.ts";
 
 export const COMMANDS: readonly GymCommand[] = [
+  listEnvironmentsCommand,
+  listBenchmarksCommand,
+  listAgentsCommand,
+  listModelsCommand,
+  listResourcesServersCommand,
+  searchCommand,
   envWrapCommand,
   envTestCommand,
   envInitCommand,
@@ -35,6 +47,7 @@ export const COMMANDS: readonly GymCommand[] = [
 
 /** What the words that only group commands are for. */
 export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
+  list: "list or inspect components (environments, benchmarks, agents, models, resources-servers)",
   env: "start, inspect and validate server configs",
   eval: "collect and score rollouts",
   dataset: "check and prepare datasets",

@@ -1,0 +1,78 @@
+// Every environments/<name>/ and benchmarks/<name>/ this project ships loads through the one config loader,
+// names only servers that are here, points at files that are here, and the catalogue calls it ported.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { loadGlobalConfig, PROJECT_ROOT } from "../../../src/config/index.ts";
+import { listServerInstances } from "../../../src/config/servers.ts";
+import { discoverCatalog, discoverResourcesServers } from "../../../src/config/catalog/index.ts";
+import { loadPromptConfig } from "../../../src/rollouts/prompt-config.ts";
+
+const MODEL = "responses_api_models/scripted_model/configs/scripted_model.yaml";
+const quiet = { warn: () => undefined };
+
+function yamlFilesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((child) => {
+    const path = join(dir, child);
+    return statSync(path).isDirectory() ? yamlFilesUnder(path) : child.endsWith(".yaml") ? [path] : [];
+  });
+}
+
+const environmentConfigs = readdirSync(join(PROJECT_ROOT, "environments")).map((name) => join(PROJECT_ROOT, "environments", name, "config.yaml"));
+const benchmarkConfigs = yamlFilesUnder(join(PROJECT_ROOT, "benchmarks")).filter((path) => /type: benchmark/.test(readFileSync(path, "utf8")));
+
+test("the shipped folders are the ones NeMo Gym has and this project can run", () => {
+  assert.deepEqual(readdirSync(join(PROJECT_ROOT, "environments")).sort(), ["arc_agi", "calendar", "calendar_v2", "instruction_following", "reasoning_gym", "workplace_assistant"]);
+  assert.equal(benchmarkConfigs.length, 25, benchmarkConfigs.map((p) => relative(PROJECT_ROOT, p)).join("\n"));
+});
+
+test("every environments/*/config.yaml and benchmarks/**/*.yaml loads with a model config and names only servers that are here", async () => {
+  for (const configPath of [...environmentConfigs, ...benchmarkConfigs]) {
+    const label = relative(PROJECT_ROOT, configPath);
+    const { resolved } = await loadGlobalConfig({ configPaths: [configPath, MODEL], envYamlPath: null, logger: quiet });
+    const instances = listServerInstances(resolved, { logger: quiet });
+    assert.ok(instances.some((i) => i.serverType === "resources_servers"), `${label}: a resources server`);
+    assert.ok(instances.some((i) => i.serverType === "responses_api_agents"), `${label}: an agent`);
+    for (const instance of instances) assert.ok(existsSync(instance.entrypointPath), `${label}: ${instance.instanceName} runs ${instance.entrypointPath}, which is missing`);
+
+    const datasets = instances.flatMap((i) => (Array.isArray(i.fields.datasets) ? (i.fields.datasets as Record<string, unknown>[]) : []));
+    for (const dataset of datasets) {
+      if (typeof dataset.prompt_config === "string") assert.ok(loadPromptConfig(join(PROJECT_ROOT, dataset.prompt_config)).user.length > 0, `${label}: prompt ${dataset.prompt_config}`);
+      if (dataset.type === "example") assert.ok(readFileSync(join(PROJECT_ROOT, String(dataset.jsonl_fpath)), "utf8").trim().split("\n").every((line) => JSON.parse(line)), `${label}: example rows`);
+      if (dataset.type === "benchmark") {
+        const folder = relative(join(PROJECT_ROOT, "benchmarks"), configPath).split("/")[0];
+        assert.match(String(dataset.jsonl_fpath), new RegExp(`^benchmarks/${folder}/data/[^/]+\\.jsonl$`), label);
+        assert.match(String(dataset.prepare_script), new RegExp(`^benchmarks/${folder}/prepare[\\w]*\\.py$`), label);
+      }
+    }
+  }
+});
+
+test("each shipped folder has a README; each environment its example rows", () => {
+  for (const configPath of [...environmentConfigs, ...benchmarkConfigs]) {
+    const folder = join(configPath, "..");
+    assert.ok(existsSync(join(folder, "README.md")), `${relative(PROJECT_ROOT, folder)}/README.md`);
+  }
+  for (const configPath of environmentConfigs) assert.ok(existsSync(join(configPath, "..", "data", "example.jsonl")));
+});
+
+test("the catalogue lists every shipped folder as ported, and of what is on disk here only structured_outputs_v4 as not ported", () => {
+  const entries = discoverCatalog([PROJECT_ROOT]);
+  const byName = new Map(entries.map((entry) => [`${entry.kind}/${entry.name}`, entry]));
+  for (const name of ["arc_agi", "calendar", "calendar_v2", "instruction_following", "reasoning_gym", "workplace_assistant"]) {
+    const entry = byName.get(`environment/${name}`);
+    assert.ok(entry?.ported, `${name}: ${entry?.notPortedReason}`);
+  }
+  for (const name of ["aime24", "gpqa", "ifeval", "longbench_v2/config_n3_1m", "mmlu_prox", "math-500"]) assert.ok(byName.get(`benchmark/${name}`)?.ported, name);
+  // Its config names NeMo Gym's non_executing_simple_agent, which is not ported.
+  assert.deepEqual(entries.filter((entry) => !entry.ported).map((entry) => `${entry.name}: ${entry.notPortedReason}`), [
+    "resources_servers/structured_outputs/structured_outputs_v4: not here: responses_api_agents/non_executing_simple_agent",
+  ]);
+});
+
+test("every resources server config here carries NeMo Gym's domain and description metadata", () => {
+  const servers = discoverResourcesServers([PROJECT_ROOT]);
+  assert.ok(servers.length >= 30);
+  assert.deepEqual(servers.filter((server) => !server.domain || !server.description || !server.ported).map((server) => server.name), []);
+});
