@@ -1,6 +1,7 @@
 // Writes src/config/catalog/nemo-gym-catalogue.json from a NeMo Gym checkout: each environment, benchmark and
 // resources-server workload NeMo Gym lists (found by this project's own catalogue reader, rooted at the checkout),
-// as its name, kind, domain, description, licensing and the servers its config chain names — metadata only.
+// as its name, kind, domain, licensing and the servers its config chain names — metadata only: NeMo Gym's own
+// descriptions are its text, so they are not copied (a workload that is ported here has its own config).
 //   node --import tsx scripts/nemo-gym-catalogue.ts /tmp/ng 07d6b0d
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -18,7 +19,7 @@ const index: NemoGymIndex = {
     name: entry.name,
     kind: entry.kind,
     domain: entry.domain,
-    description: entry.description,
+    description: null,
     licensing: entry.licensing,
     requires: entry.requires,
   })),
