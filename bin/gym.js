@@ -13,6 +13,13 @@ try {
   process.exit(2);
 }
 register();
+// `gym list … | head`: the reader went away, which ends the output, not the program with an EPIPE stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 const { main } = await import("../src/cli/main.ts");
 const exitCode = await main(basename(process.argv[1] ?? "gym"), process.argv.slice(2));
 process.exitCode = exitCode;

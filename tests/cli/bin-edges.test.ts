@@ -1,4 +1,4 @@
-// A fresh clone before its first install: `gym` says how to install, not Node's module-resolution stack trace.
+// gym at the edges of a shell: a fresh clone before its first install, and output piped into a reader that stops early.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -14,4 +14,15 @@ test("bin/gym.js without node_modules prints one line naming npm ci and exits 2"
   assert.equal(result.status, 2);
   assert.equal(result.stdout, "");
   assert.equal(result.stderr, "error: this checkout's dependencies are not installed: run `npm ci` (or `npm start` / `npm test`, which install them) in the project folder\n");
+});
+
+test("gym's output piped into a reader that stops early (| head) ends quietly, no EPIPE stack", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [join(import.meta.dirname, "..", "..", "bin", "gym.js"), "list", "environments"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  child.stdout.once("data", () => child.stdout.destroy());
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  assert.doesNotMatch(stderr, /EPIPE|Error/);
+  assert.equal(code, 0);
 });
