@@ -1,4 +1,5 @@
 // Every `gym` command, in the order `gym --help` lists them; NeMo Gym's `ng_*` names come from the same table.
+import { agentAskCommand } from "./agent-ask.ts";
 import type { GymCommand } from "./command.ts";
 import { datasetValidateCommand } from "./dataset-validate.ts";
 import { envInitCommand } from "./env-init.ts";
@@ -38,6 +39,7 @@ export const COMMANDS: readonly GymCommand[] = [
   evalRunCommand,
   evalReverifyCommand,
   evalAggregateCommand,
+  agentAskCommand,
   datasetValidateCommand,
   gatewayCommand,
   convertDatasetCommand,
@@ -51,6 +53,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   env: "start, inspect and validate server configs",
   eval: "collect and score rollouts",
   dataset: "check and prepare datasets",
+  agent: "talk to the agents of a running graph",
 };
 
 /** NeMo Gym names that stand for the program's own flags rather than a command. */

@@ -1,30 +1,17 @@
 // How a command that only needs some servers reaches them: either it starts them from `--config` (only the
 // instances it will call) or it finds already-running ones through the head server, as `gym eval run` does.
 // Also which resources server answers for an agent, read from the agents' config blocks (NeMo Gym's rule).
-import { HttpClient, ServerClient } from "../client/index.ts";
-import { headTokenHeaders, readHeadToken } from "../client/head-token.ts";
-import { ConfigError, copyEnvYamlPaths, listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { fetchGraphConfig, headServerOf, HeadServerUnreachableError, ServerClient } from "../client/index.ts";
+import { ConfigError, copyEnvYamlPaths, listServerInstances, type ConfigDict } from "../config/index.ts";
 import { launchServers, type RunningServers, type ServerExit } from "./launcher.ts";
 
-/**
- * The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000).
- * The graph's token (NEMO_GYM_HEAD_TOKEN, or the launching user's token file) is presented when there is one, so
- * the config has its secrets and the run's fingerprint is the one a `--config` run of the same graph records;
- * without it the secrets read `<redacted>`, which routing does not need.
- */
+/** The running servers' config, from the head server named by `resolved.head_server` (default 127.0.0.1:11000). */
 export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDict> {
-  const head = (resolved.head_server ?? {}) as { host?: string; port?: number };
-  const port = head.port ?? 11000;
-  const url = `http://${head.host ?? "127.0.0.1"}:${port}/global_config_dict_yaml`;
-  const http = new HttpClient({ connectTimeoutMs: 3000, deadlineMs: 10_000, maxRetries: 1 });
   try {
-    const answer = await http.request(url, { headers: headTokenHeaders(readHeadToken(port)) });
-    if (!answer.ok) throw new Error(`head server ${url} answered ${answer.status}`);
-    return resolveConfig(parseConfigYaml(answer.json<string>()));
+    return await fetchGraphConfig(headServerOf(resolved));
   } catch (error) {
-    throw new ConfigError(`cannot reach the head server at ${url} (${(error as Error).message}); start servers with \`gym env start\` first, or pass --config to start them here`);
-  } finally {
-    await http.close();
+    if (!(error instanceof HeadServerUnreachableError)) throw error;
+    throw new ConfigError(`${error.message}; start servers with \`gym env start\` first, or pass --config to start them here`);
   }
 }
 
