@@ -1,5 +1,7 @@
 // Every `gym` command, in the order `gym --help` lists them; NeMo Gym's `ng_*` names come from the same table.
 import type { GymCommand } from "./command.ts";
+import { datasetCollateCommand } from "./dataset-collate.ts";
+import { datasetRenderCommand } from "./dataset-render.ts";
 import { datasetValidateCommand } from "./dataset-validate.ts";
 import { envInitCommand } from "./env-init.ts";
 import { envResolveCommand } from "./env-resolve.ts";
@@ -9,6 +11,7 @@ import { envTestCommand } from "./env-test.ts";
 import { envValidateCommand } from "./env-validate.ts";
 import { envWrapCommand } from "./env-wrap.ts";
 import { evalAggregateCommand } from "./eval-aggregate.ts";
+import { evalProfileCommand } from "./eval-profile.ts";
 import { evalReverifyCommand } from "./eval-reverify.ts";
 import { evalRunCommand } from "./eval-run.ts";
 import { gatewayCommand } from "./gateway.ts";
@@ -26,6 +29,9 @@ export const COMMANDS: readonly GymCommand[] = [
   evalRunCommand,
   evalReverifyCommand,
   evalAggregateCommand,
+  evalProfileCommand,
+  datasetCollateCommand,
+  datasetRenderCommand,
   datasetValidateCommand,
   gatewayCommand,
   convertDatasetCommand,
