@@ -87,7 +87,7 @@ export const flag = {
 };
 
 /** The `--config <path>` flag every config-reading command has. */
-export const configFlag = (help = "a config YAML (repeatable)") => flag.list("path", help, { short: "c" });
+export const configFlag = (help = "a config YAML (repeatable; the same as +config_paths=[a.yaml,b.yaml])") => flag.list("path", help, { short: "c" });
 
 type FlagValue<S> = S extends BooleanFlag | NegatedFlag
   ? boolean
@@ -371,7 +371,22 @@ export function registerCommands(root: Command, table: readonly GymCommand[], op
       if (exitCode !== 0) throw new CommanderError(exitCode, EXIT_CODE, `exit code ${exitCode}`);
     });
   }
+  addGroupExamples(root, table);
   return root;
+}
+
+/** A group's help (`gym eval --help`) shows the first example of each of its commands. */
+function addGroupExamples(root: Command, table: readonly GymCommand[]): void {
+  const visit = (group: Command, path: string[]) => {
+    for (const child of group.commands) {
+      const childPath = [...path, child.name()];
+      if (child.commands.length === 0) continue;
+      const examples = table.filter((spec) => childPath.every((word, i) => spec.path[i] === word) && spec.path.length > childPath.length).map((spec) => spec.examples[0]!);
+      if (examples.length > 0) child.addHelpText("after", `\nExamples:\n${examples.map((example) => `  $ ${example}`).join("\n")}\n`);
+      visit(child, childPath);
+    }
+  };
+  visit(root, []);
 }
 
 /** `ng_run a b` → the arguments it stands for, from the table's `legacyNames` (plus `extra` for root flags). */

@@ -132,7 +132,8 @@ function subfolders(dir: string): string[] {
 /**
  * The names of the benchmark configs under `benchmarksDir`: every YAML that declares a `type: benchmark`
  * dataset (an unreadable one counts, so that it is not invisible), named by its path without `.yaml`,
- * `<name>/config` shortened to `<name>`.
+ * `<name>/config` shortened to `<name>` (only at the top: NeMo Gym names a nested one
+ * `livecodebench/v6/config`, which works as a `--benchmark` value too, as name/flavor).
  */
 export function benchmarkConfigNames(benchmarksDir: string): string[] {
   if (!isDir(benchmarksDir)) return [];
