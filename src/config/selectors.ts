@@ -107,7 +107,11 @@ export function assetConfigPath(flag: SelectorFlag, value: string, options: Sele
     }
     hint = didYouMean(typo, candidates);
   }
-  throw new UserError(`\`--${flag} ${value}\` was specified which implies config \`${path}\`, which does not exist.${hint} See available ${flag} configs in ${available}.`);
+  // NeMo Gym's sentence ends in an empty list when no root has the folder at all; then say where it looked.
+  const where = available
+    ? `See available ${flag} configs in ${available}.`
+    : `No search root has a ${parent}/ folder (searched ${roots.map((root) => `\`${root}\``).join(", ")}); add one with --search-dir DIR.`;
+  throw new UserError(`\`--${flag} ${value}\` was specified which implies config \`${path}\`, which does not exist.${hint} ${where}`);
 }
 
 /** `\`<abs dir>\`` for each root that has `relDir`, each once. */

@@ -107,6 +107,13 @@ test("benchmarks: a grouping folder points at the shortest config under it; a ty
   );
 });
 
+test("no root has the folder at all: the roots searched, instead of NeMo Gym's empty list", () => {
+  miss(
+    () => assetConfigPath("benchmark", "aime25", { roots: [B] }),
+    `\`--benchmark aime25\` was specified which implies config \`benchmarks/aime25/config.yaml\`, which does not exist. No search root has a benchmarks/ folder (searched \`${B}\`); add one with --search-dir DIR.`,
+  );
+});
+
 test("difflib: get_close_matches as Python's (values checked against CPython 3.12)", () => {
   assert.deepEqual(getCloseMatches("abc", ["abd", "abe", "xbc"]), ["xbc", "abe", "abd"]);
   assert.deepEqual(getCloseMatches("mcqaa", ["mcqa", "math", "mcqab_x", "aaaa"]), ["mcqa", "mcqab_x"]);
