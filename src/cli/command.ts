@@ -3,7 +3,9 @@
 // turns a table of them into commander commands; the `ng_*` aliases come from the same table.
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { UserError } from "../config/errors.ts";
+import { didYouMean } from "../config/selectors.ts";
 import { loadConfig, type ConfigRequest, type LoadedConfig } from "./load-config.ts";
+import { withSearchDirs } from "./search-dirs.ts";
 
 // ── flags ─────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -85,7 +87,7 @@ export const flag = {
 };
 
 /** The `--config <path>` flag every config-reading command has. */
-export const configFlag = (help = "a config YAML (repeatable)") => flag.list("path", help, { short: "c" });
+export const configFlag = (help = "a config YAML (repeatable; the same as +config_paths=[a.yaml,b.yaml])") => flag.list("path", help, { short: "c" });
 
 type FlagValue<S> = S extends BooleanFlag | NegatedFlag
   ? boolean
@@ -176,8 +178,8 @@ export interface GymCommand {
   flags: FlagSpecs;
   legacyNames: Readonly<Record<string, readonly string[]>>;
   helpAfter?: string;
-  /** Loads the config (when the command reads one) and runs the command. */
-  execute(values: Record<string, unknown>, output: CommandOutput): Promise<number>;
+  /** Loads the config (when the command reads one) and runs the command; `verbose`: -v/--verbose was given. */
+  execute(values: Record<string, unknown>, output: CommandOutput, options?: { verbose?: boolean }): Promise<number>;
 }
 
 export function defineCommand<F extends FlagSpecs, A extends ArgSpecs = {}, R extends ConfigRequest | undefined = undefined>(spec: CommandSpec<F, A, R>): GymCommand {
@@ -192,19 +194,53 @@ export function defineCommand<F extends FlagSpecs, A extends ArgSpecs = {}, R ex
     flags: spec.flags,
     legacyNames: spec.legacyNames ?? {},
     helpAfter: spec.helpAfter,
-    async execute(values, output) {
+    execute(values, output, { verbose = false } = {}) {
       const flags = values as CommandValues<F, A>;
-      const request = spec.toConfig?.(flags);
-      const config = (request ? await loadConfig(request) : undefined) as ConfigFor<R>;
-      const context: CommandContext<CommandValues<F, A>> = {
-        ...output,
-        flags,
-        print: (line) => output.out(`${line}\n`),
-        warn: (line) => output.err(`${line}\n`),
-      };
-      return (await spec.run(config, context)) ?? 0;
+      // A command with `--search-dir` (selector-flags.ts) runs, selectors and config loading included, with those roots.
+      const searchDirs = "searchDir" in spec.flags ? (values.searchDir as string[]) : undefined;
+      return withSearchDirs(searchDirs, async () => {
+        const asked = spec.toConfig?.(flags);
+        // -v reaches the servers through the config, as NeMo Gym's +verbose=true.
+        const request = asked && verbose ? { ...asked, flagOverrides: ["++verbose=true", ...(asked.flagOverrides ?? [])] } : asked;
+        const config = (request ? await loadConfig(request) : undefined) as ConfigFor<R>;
+        const context: CommandContext<CommandValues<F, A>> = {
+          ...output,
+          flags,
+          print: (line) => output.out(`${line}\n`),
+          warn: (line) => output.err(`${line}\n`),
+        };
+        return (await spec.run(config, context)) ?? 0;
+      });
     },
   };
+}
+
+// ── the command line's own mistakes, in NeMo Gym's words ──────────────────────────────────────────────────
+
+/**
+ * Commander with NeMo Gym's (argparse's) messages: every unrecognized flag at once, each with a difflib
+ * "did you mean" among the command's own options, and a mistyped command with the choices and the closest.
+ */
+export class GymCommander extends Command {
+  override createCommand(name?: string): Command {
+    return new GymCommander(name);
+  }
+
+  unknownOption(flag: string): never {
+    // Operands never start with "-" (Hydra overrides: +a=1, a=1, ~a), so every such word is an unknown flag.
+    const unknown = this.args.filter((word) => word.startsWith("-"));
+    const flags = unknown.length > 0 ? unknown : [flag];
+    const known = this.options.flatMap((option) => [option.short, option.long].filter((name): name is string => !!name));
+    known.push("-h", "--help");
+    const hints = flags.map((word) => word.split("=", 1)[0]!).map((name) => didYouMean(name, known.filter((option) => option !== name))).join("");
+    this.error(`unrecognized arguments: ${flags.join(" ")}${hints}`, { code: "commander.unknownOption" });
+  }
+
+  unknownCommand(): never {
+    const typo = this.args[0] ?? "";
+    const choices = this.commands.map((command) => command.name());
+    this.error(`invalid choice: '${typo}' (choose from ${choices.map((name) => `'${name}'`).join(", ")})${didYouMean(typo, choices)}`, { code: "commander.unknownCommand" });
+  }
 }
 
 // ── registration ──────────────────────────────────────────────────────────────────────────────────────────
@@ -322,16 +358,35 @@ export function registerCommands(root: Command, table: readonly GymCommand[], op
       command.argument(required ? `<${label}>` : `[${label}]`, help);
     }
     for (const [name, flagSpec] of Object.entries(spec.flags)) command.addOption(commanderOption(name, flagSpec));
+    // Before or after the command words, as NeMo Gym's (the root has it too, see main.ts).
+    if (!("verbose" in spec.flags)) command.addOption(new Option("-v, --verbose", "set logging level to DEBUG (the servers get +verbose=true)"));
     command.action(async (...received: unknown[]) => {
       const options = received[argNames.length] as Record<string, unknown>;
+      const verbose = command.optsWithGlobals().verbose === true;
       const values: Record<string, unknown> = { ...options };
+      if (!("verbose" in spec.flags)) delete values.verbose;
       for (const [name, flagSpec] of Object.entries(spec.flags)) if (flagSpec.kind === "boolean") values[name] = options[name] === true;
       argNames.forEach((name, i) => (values[name] = received[i] ?? (spec.args[name]!.variadic ? [] : undefined)));
-      const exitCode = await spec.execute(values, output);
+      const exitCode = await spec.execute(values, output, { verbose });
       if (exitCode !== 0) throw new CommanderError(exitCode, EXIT_CODE, `exit code ${exitCode}`);
     });
   }
+  addGroupExamples(root, table);
   return root;
+}
+
+/** A group's help (`gym eval --help`) shows the first example of each of its commands. */
+function addGroupExamples(root: Command, table: readonly GymCommand[]): void {
+  const visit = (group: Command, path: string[]) => {
+    for (const child of group.commands) {
+      const childPath = [...path, child.name()];
+      if (child.commands.length === 0) continue;
+      const examples = table.filter((spec) => childPath.every((word, i) => spec.path[i] === word) && spec.path.length > childPath.length).map((spec) => spec.examples[0]!);
+      if (examples.length > 0) child.addHelpText("after", `\nExamples:\n${examples.map((example) => `  $ ${example}`).join("\n")}\n`);
+      visit(child, childPath);
+    }
+  };
+  visit(root, []);
 }
 
 /** `ng_run a b` → the arguments it stands for, from the table's `legacyNames` (plus `extra` for root flags). */

@@ -1,6 +1,8 @@
 // Every `gym` command, in the order `gym --help` lists them; NeMo Gym's `ng_*` names come from the same table.
 import { agentAskCommand } from "./agent-ask.ts";
 import type { GymCommand } from "./command.ts";
+import { datasetCollateCommand } from "./dataset-collate.ts";
+import { datasetRenderCommand } from "./dataset-render.ts";
 import { datasetValidateCommand } from "./dataset-validate.ts";
 import { envInitCommand } from "./env-init.ts";
 import { envResolveCommand } from "./env-resolve.ts";
@@ -10,6 +12,7 @@ import { envTestCommand } from "./env-test.ts";
 import { envValidateCommand } from "./env-validate.ts";
 import { envWrapCommand } from "./env-wrap.ts";
 import { evalAggregateCommand } from "./eval-aggregate.ts";
+import { evalProfileCommand } from "./eval-profile.ts";
 import { evalReverifyCommand } from "./eval-reverify.ts";
 import { evalRunCommand } from "./eval-run.ts";
 import { gatewayCommand } from "./gateway.ts";
@@ -39,6 +42,9 @@ export const COMMANDS: readonly GymCommand[] = [
   evalRunCommand,
   evalReverifyCommand,
   evalAggregateCommand,
+  evalProfileCommand,
+  datasetCollateCommand,
+  datasetRenderCommand,
   agentAskCommand,
   datasetValidateCommand,
   gatewayCommand,

@@ -21,7 +21,7 @@ export function environmentEntrypoint(name: string): string {
 
 /** Rows routed through the config: agent_ref.name (else `defaultAgent`) → the agent's resources server → its app.ts. */
 function environmentsFromConfig(config: ConfigDict, defaultAgent: string | undefined, resourcesServer: string | undefined): EnvironmentFor {
-  const route = resourcesServerRouter(config, resourcesServer);
+  const route = resourcesServerRouter(config, resourcesServer, "--resources-server");
   const entrypoints = new Map(listServerInstances(config).map((i) => [i.instanceName, i.entrypointPath]));
   const loaded = new Map<string, Promise<EnvironmentSchema>>();
   return async (row) => {

@@ -27,7 +27,7 @@ export type RolloutAggregationConfig = z.output<typeof RolloutAggregationConfig>
  */
 function metricsServerFor(config: ConfigDict, agentsRunning: boolean, resourcesServerName?: string | null): (agentName: string) => string {
   const agents = new Set(agentsRunning ? instancesOfType(config, "responses_api_agents") : []);
-  const route = resourcesServerRouter(config, resourcesServerName);
+  const route = resourcesServerRouter(config, resourcesServerName, "--resources-server");
   return (agentName) => (agents.has(agentName) ? agentName : route(agentName));
 }
 

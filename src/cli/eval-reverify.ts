@@ -13,6 +13,7 @@ import { failureLine, formatReverifyReport, reverifyRollouts, type ReverifyOutco
 import { arg, configFlag, defineCommand, flag, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { resolveUserPath } from "./eval-run.ts";
 import { flagOverrides } from "./load-config.ts";
+import { selectedConfig, selectorFlags, selectsConfig } from "./selector-flags.ts";
 import { resourcesServerRouter, withServers } from "./server-session.ts";
 
 export const RolloutReverificationConfig = z.object({
@@ -171,7 +172,8 @@ export const evalReverifyCommand = defineCommand({
     output: flag.string("file", "re-scored rollouts JSONL (plus _failures.jsonl and _aggregate_metrics.json)", { short: "o" }),
     concurrency: flag.number("n", "rows re-verified at once at most", POSITIVE_INTEGER),
     limit: flag.number("n", "only the first N rollout lines", POSITIVE_INTEGER),
-    resourcesServer: flag.string("name", "resources server instance for every row (default: the agent's, or the config's only one)"),
+    ...selectorFlags,
+    resourcesServerInstance: flag.string("name", "resources server instance for every row (default: the agent's, or the config's only one)"),
     verifyOnly: flag.boolean("only POST /verify, as NeMo Gym does (no /seed_session, no tool replay)"),
     overwrite: flag.boolean("replace an existing output file"),
     disableAggregation: flag.boolean("skip /aggregate_metrics"),
@@ -179,29 +181,32 @@ export const evalReverifyCommand = defineCommand({
     expectParity: flag.boolean("exit 1 when any reward or extra field differs"),
     json: flag.boolean("print the report as JSON"),
   },
-  toConfig: (flags) => ({
-    configPaths: flags.config,
-    overrides: flags.overrides,
-    withoutModel: true,
-    flagOverrides: flagOverrides({
-      materialized_inputs_jsonl_fpath: flags.inputs,
-      rollouts_jsonl_fpath: flags.rollouts,
-      output_jsonl_fpath: flags.output,
-      num_samples_in_parallel: flags.concurrency,
-      limit: flags.limit,
-      resources_server_name: flags.resourcesServer,
-      call_deadline_s: flags.callDeadline,
-      verify_only: flags.verifyOnly || undefined,
-      overwrite: flags.overwrite || undefined,
-      disable_aggregation: flags.disableAggregation || undefined,
-      expect_parity: flags.expectParity || undefined,
-    }),
-  }),
+  toConfig: (flags) => {
+    const selected = selectedConfig(flags);
+    return {
+      configPaths: selected.configPaths,
+      overrides: flags.overrides,
+      withoutModel: true,
+      flagOverrides: flagOverrides({
+        materialized_inputs_jsonl_fpath: flags.inputs,
+        rollouts_jsonl_fpath: flags.rollouts,
+        output_jsonl_fpath: flags.output,
+        num_samples_in_parallel: flags.concurrency,
+        limit: flags.limit,
+        resources_server_name: flags.resourcesServerInstance,
+        call_deadline_s: flags.callDeadline,
+        verify_only: flags.verifyOnly || undefined,
+        overwrite: flags.overwrite || undefined,
+        disable_aggregation: flags.disableAggregation || undefined,
+        expect_parity: flags.expectParity || undefined,
+      }),
+    };
+  },
   async run({ raw, resolved }, { flags, print, warn }) {
     const { json } = flags;
     // With --json, stdout carries the report alone.
     const log = (line: string) => (json ? warn : print)(line);
-    const serve = flags.serve && flags.config.length > 0;
+    const serve = flags.serve && selectsConfig(flags);
     const { result, settings } = await evalReverify({ raw, resolved, serve, json, print, log });
 
     if (json) print(JSON.stringify(reportJson(result), null, 2));

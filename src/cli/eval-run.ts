@@ -1,21 +1,26 @@
 // `gym eval run` / `ng_collect_rollouts`: collection parameters are read from the merged config's
 // top-level keys (NeMo Gym's RolloutCollectionConfig), so `+agent_name=…` and `--agent …` are the same thing.
-import { isAbsolute, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
 import { UserError } from "../config/errors.ts";
 import { formatZodIssues } from "../config/zod-issues.ts";
+import { collateDatasets } from "../rollouts/collate.ts";
 import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
 import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
 import { ANY_NUMBER, arg, configFlag, defineCommand, flag, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { flagOverrides } from "./load-config.ts";
+import { modelFlags, selectedConfig, selectorFlags, selectsConfig } from "./selector-flags.ts";
 import { instancesOfType, withServers } from "./server-session.ts";
 
 export const RolloutCollectionConfig = z.object({
   agent_name: z.string().nullish(),
-  input_jsonl_fpath: z.string({ error: "input_jsonl_fpath is required (--input FILE or +input_jsonl_fpath=FILE)" }),
+  input_jsonl_fpath: z.string().nullish(),
+  /** NeMo Gym's e2e collection: the config's datasets of this type, collated, are the input. */
+  split: z.enum(["train", "validation", "benchmark"], { error: "split must be train, validation or benchmark" }).nullish(),
+  reuse_existing_data_preparation: z.boolean().default(false),
   output_jsonl_fpath: z.string({ error: "output_jsonl_fpath is required (--output FILE or +output_jsonl_fpath=FILE)" }),
   limit: z.number().int().positive().nullish(),
   num_repeats: z.union([z.number().int().min(1), z.record(z.string(), z.number().int().min(1))]).nullish(),
@@ -35,7 +40,31 @@ export type RolloutCollectionConfig = z.output<typeof RolloutCollectionConfig>;
 export function collectionConfigFrom(resolved: ConfigDict): RolloutCollectionConfig {
   const parsed = RolloutCollectionConfig.safeParse(resolved);
   if (!parsed.success) throw new UserError(formatZodIssues(parsed.error.issues));
+  const { input_jsonl_fpath: input, split } = parsed.data;
+  if (!input && !split) throw new UserError("input_jsonl_fpath: input_jsonl_fpath is required (--input FILE or +input_jsonl_fpath=FILE)");
+  // NeMo Gym's e2e run silently replaces the input with the split; here the two are one choice.
+  if (input && split) throw new UserError(`--input ${input} and --split ${split} both name the input; give one (--split collates the config's ${split} datasets)`);
   return parsed.data;
+}
+
+/**
+ * `--split S` (NeMo Gym's e2e collection): the config's datasets collated (train_preparation) into
+ * <output without extension>/preprocessed_datasets, whose S.jsonl is the input. Its path.
+ */
+async function splitInput(settings: RolloutCollectionConfig, resolved: ConfigDict, log: (line: string) => void): Promise<string> {
+  const output = resolve(process.cwd(), settings.output_jsonl_fpath);
+  const dir = join(dirname(output), basename(output, extname(output)), "preprocessed_datasets");
+  const input = join(dir, `${settings.split}.jsonl`);
+  if (settings.reuse_existing_data_preparation && existsSync(input)) {
+    log(`Skipping data preparation since reuse_existing_data_preparation=true and ${input} already exists`);
+    return input;
+  }
+  const written = await collateDatasets({ config: resolved, mode: "train_preparation", outputDir: dir, log });
+  if (!written[settings.split!]) {
+    throw new UserError(`--split ${settings.split}: no agent instance of the config declares a ${settings.split} dataset (collated: ${Object.keys(written).join(", ") || "none"})`);
+  }
+  log(`Dataset file used for rollout collection: ${input}`);
+  return input;
 }
 
 /** Relative paths: the working directory first, then the repository root (NeMo Gym's install root). */
@@ -55,8 +84,10 @@ export interface EvalRunOptions {
 
 export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> {
   const settings = collectionConfigFrom(options.resolved);
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const inputPath = settings.split ? await splitInput(settings, options.resolved, log) : resolveUserPath(settings.input_jsonl_fpath!);
   const collectOptions = {
-    inputPath: resolveUserPath(settings.input_jsonl_fpath),
+    inputPath,
     outputPath: resolve(process.cwd(), settings.output_jsonl_fpath),
     agentName: settings.agent_name,
     limit: settings.limit,
@@ -115,6 +146,7 @@ export const evalRunCommand = defineCommand({
   args: { overrides: arg.overrides() },
   flags: {
     config: configFlag("a config YAML (repeatable); its servers are started for the run"),
+    ...selectorFlags,
     serve: flag.negated("use servers that are already running (found through the head server)"),
     agent: flag.string("name", "agent instance for rows without agent_ref", { short: "a" }),
     input: flag.string("file", "input JSONL", { short: "i" }),
@@ -133,11 +165,13 @@ export const evalRunCommand = defineCommand({
     retryBackoff: flag.number("seconds", "first wait before a retry, doubled per attempt (default 1)", NON_NEGATIVE_NUMBER),
     outageWait: flag.number("seconds", "while a server is down, how long dispatch pauses for it before the run stops (default 120)", NON_NEGATIVE_NUMBER),
     disableAggregation: flag.boolean("skip /aggregate_metrics (for shards; run `gym eval aggregate` afterwards)"),
+    split: flag.string("split", "collate the config's datasets of this type and run them (instead of --input)", { choices: ["train", "validation", "benchmark"] }),
+    ...modelFlags,
   },
-  toConfig: (flags) => ({
-    configPaths: flags.config,
-    overrides: flags.overrides,
-    flagOverrides: flagOverrides({
+  toConfig: (flags) => {
+    const selected = selectedConfig(flags);
+    const collection = flagOverrides({
+      split: flags.split,
       agent_name: flags.agent,
       input_jsonl_fpath: flags.input,
       output_jsonl_fpath: flags.output,
@@ -155,9 +189,10 @@ export const evalRunCommand = defineCommand({
       retry_backoff_s: flags.retryBackoff,
       outage_wait_s: flags.outageWait,
       disable_aggregation: flags.disableAggregation || undefined,
-    }),
-  }),
+    });
+    return { configPaths: selected.configPaths, overrides: flags.overrides, flagOverrides: [...selected.flagOverrides, ...collection] };
+  },
   async run({ raw, resolved }, { flags }) {
-    return evalRunExitCode(await evalRun({ raw, resolved, serve: flags.serve && flags.config.length > 0 }));
+    return evalRunExitCode(await evalRun({ raw, resolved, serve: flags.serve && selectsConfig(flags) }));
   },
 });

@@ -1,14 +1,12 @@
 // The `gym` command line (NeMo Gym's verbs; the `ng_*` names are aliases). Every command comes from the one
 // table (commands.ts); errors end here: a user's mistake (`UserError`) is one line and exit 2, anything else
 // is a bug and keeps its stack trace (exit 1).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Command, CommanderError } from "commander";
-import { PROJECT_ROOT } from "../config/index.ts";
 import { UserError } from "../config/errors.ts";
-import { processOutput, registerCommands, type CommandOutput, type GymCommand } from "./command.ts";
+import { GymCommander, processOutput, registerCommands, type CommandOutput, type GymCommand } from "./command.ts";
 import { COMMAND_GROUPS, COMMANDS } from "./commands.ts";
 import { expandLegacyCommand } from "./legacy-aliases.ts";
+import { formatVersion } from "./version.ts";
 
 /** The exit code of a user's mistake (commander's usage errors included). */
 export const USER_ERROR_EXIT_CODE = 2;
@@ -23,8 +21,20 @@ export function oneLine(message: string): string {
 }
 
 export function buildProgram(output: CommandOutput = processOutput, table: readonly GymCommand[] = COMMANDS): Command {
-  const version = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version as string;
-  const program = new Command("gym").description("NeMo Gym in TypeScript: environments, agents and model servers for RL on LLM agents").version(version);
+  const program = new GymCommander("gym")
+    .description("NeMo Gym in TypeScript: environments, agents and model servers for RL on LLM agents")
+    .option("--version", "show the NeMo Gym TS version and exit")
+    .option("--json", "with --version, output as JSON")
+    .option("-v, --verbose", "set logging level to DEBUG (also accepted after the command)")
+    // The root runs only for `gym --version` and a bare `gym` (help, exit 1, as NeMo Gym); a word that is no
+    // command is reported as one.
+    .allowExcessArguments()
+    .action((options: { version?: boolean; json?: boolean }, command: GymCommander) => {
+      if (command.args.length > 0) command.unknownCommand();
+      if (!options.version) command.help({ error: true });
+      output.out(`${formatVersion(options.json === true)}\n`);
+    });
+  program.addHelpText("after", "\nExamples:\n  $ gym env start --resources-server mcqa --model-type scripted_model\n  $ gym --version --json\n");
   return registerCommands(program, table, { groups: COMMAND_GROUPS, output });
 }
 

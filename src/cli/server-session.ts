@@ -132,11 +132,11 @@ export function instancesOfType(config: ConfigDict, serverType: "resources_serve
  * `resources_server.name`; else the config's only resources server (rows may name agents that are not
  * configured). Throws an error naming the choices when it cannot tell.
  */
-export function resourcesServerRouter(config: ConfigDict, override?: string | null): (agentName: string | undefined) => string {
+export function resourcesServerRouter(config: ConfigDict, override?: string | null, flagName = "--resources-server-instance"): (agentName: string | undefined) => string {
   const resourcesServers = instancesOfType(config, "resources_servers");
   if (override) {
     if (!resourcesServers.includes(override)) {
-      throw new ConfigError(`--resources-server ${override}: no such resources server instance in the config (known: ${resourcesServers.join(", ") || "none"})`);
+      throw new ConfigError(`${flagName} ${override}: no such resources server instance in the config (known: ${resourcesServers.join(", ") || "none"})`);
     }
     return () => override;
   }
@@ -153,7 +153,7 @@ export function resourcesServerRouter(config: ConfigDict, override?: string | nu
     throw new ConfigError(
       resourcesServers.length === 0
         ? `no resources server in the config for ${who}: pass --config with the environment's config`
-        : `cannot tell which resources server serves ${who} (configured: ${resourcesServers.join(", ")}): pass --resources-server NAME`,
+        : `cannot tell which resources server serves ${who} (configured: ${resourcesServers.join(", ")}): pass ${flagName} NAME`,
     );
   };
 }

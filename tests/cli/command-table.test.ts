@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { defineCommand, flag, POSITIVE_INTEGER, registerCommands, arg } from "../../src/cli/command.ts";
-import { COMMANDS } from "../../src/cli/commands.ts";
+import { COMMAND_GROUPS, COMMANDS } from "../../src/cli/commands.ts";
 import { expandLegacyCommand, LEGACY_COMMANDS } from "../../src/cli/legacy-aliases.ts";
 import { buildProgram } from "../../src/cli/main.ts";
 import { runGym } from "./gym-process.ts";
@@ -33,6 +33,53 @@ test("--help of every registered command shows its description and an example", 
     assert.match(help, /Examples?: \$ /, `${name}: examples section`);
     for (const example of command.examples) assert.ok(help.includes(`$ ${squeeze(example)}`), `${name}: example '${example}'\n${help}`);
   }
+});
+
+test("--help of every group (and of gym itself) shows what it is for and an example of each of its commands", async () => {
+  const groups = new Set(COMMANDS.flatMap((c) => c.path.slice(0, -1).map((_, i) => c.path.slice(0, i + 1).join(" "))));
+  assert.ok(["env", "eval", "dataset"].every((g) => groups.has(g)), [...groups].join(", "));
+  for (const group of groups) {
+    const help = squeeze(await helpOf(group.split(" ")));
+    const description = COMMAND_GROUPS[group] ?? COMMANDS.find((c) => c.path.join(" ") === group)?.description;
+    assert.ok(description && help.includes(squeeze(description)), `${group}: description\n${help}`);
+    for (const command of COMMANDS.filter((c) => c.path.length > 1 && c.path.slice(0, -1).join(" ") === group)) {
+      assert.ok(help.includes(`$ ${squeeze(command.examples[0]!)}`), `${group}: example of ${command.path.join(" ")}\n${help}`);
+    }
+  }
+  const root = squeeze(await helpOf([]));
+  assert.match(root, /NeMo Gym in TypeScript/);
+  assert.match(root, /Examples: \$ gym env start --resources-server mcqa/);
+});
+
+test("ng_run --help: NeMo Gym's +config_paths spelling is in the help", async () => {
+  const result = await runGym(["ng_run", "--help"]);
+  assert.equal(result.code, 0, result.output);
+  assert.match(result.stdout, /^Usage: gym env start /);
+  assert.match(result.stdout, /\+config_paths=\[a\.yaml,b\.yaml\]/);
+});
+
+test("every NeMo Gym ng_* / nemo_gym_* name whose command we have is an alias for it (nemo_gym/cli/legacy.py at 07d6b0d)", () => {
+  const NEMO_LEGACY: Record<string, string[]> = {
+    run: ["env", "start"],
+    test: ["env", "test"],
+    init_resources_server: ["env", "init"],
+    collect_rollouts: ["eval", "run", "--no-serve"],
+    e2e_collect_rollouts: ["eval", "run"],
+    aggregate_rollouts: ["eval", "aggregate"],
+    materialize_prompts: ["dataset", "render"],
+    reward_profile: ["eval", "profile"],
+    prepare_data: ["dataset", "collate"],
+    dump_config: ["env", "resolve"],
+    validate: ["env", "validate"],
+    help: ["--help"],
+    status: ["env", "status"],
+    version: ["--version"],
+  };
+  for (const [key, args] of Object.entries(NEMO_LEGACY)) {
+    assert.deepEqual(LEGACY_COMMANDS[`ng_${key}`], args, `ng_${key}`);
+    assert.deepEqual(expandLegacyCommand(`nemo_gym_${key}`, ["x"]).args, [...args, "x"], `nemo_gym_${key}`);
+  }
+  assert.equal(expandLegacyCommand("gym", ["nemo_gym_run", "x"]).notice, "`nemo_gym_run` is deprecated and will be removed in a future release; use `gym env start` instead.");
 });
 
 test("the real CLI prints a command's help with its example (exit 0)", async () => {
