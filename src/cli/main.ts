@@ -23,6 +23,8 @@ export function oneLine(message: string): string {
 export function buildProgram(output: CommandOutput = processOutput, table: readonly GymCommand[] = COMMANDS): Command {
   const program = new GymCommander("gym")
     .description("NeMo Gym in TypeScript: environments, agents and model servers for RL on LLM agents")
+    // `gym list environments --json` is the command's --json, not `gym --json` (which only goes with --version).
+    .enablePositionalOptions()
     .option("--version", "show the NeMo Gym TS version and exit")
     .option("--json", "with --version, output as JSON")
     .option("-v, --verbose", "set logging level to DEBUG (also accepted after the command)")
