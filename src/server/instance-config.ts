@@ -58,6 +58,9 @@ export function checkInstanceConfig<Config>(
     throw new ServerConfigError(`invalid config for ${definition.className} '${instanceName}':\n  ${problems}`);
   }
   const warnings = keys.unknown.map((key) => `${label}: config key \`${key}\` is not one this server reads, so it has no effect (misspelt, or meant for another server?)`);
+  // NeMo Gym runs that many uvicorn worker processes; one Node process serves every request concurrently here.
+  const workers = Number(fields.num_workers ?? 1);
+  if (workers > 1) warnings.push(`${label}: num_workers ${workers} is served by one process here (its event loop runs requests concurrently)`);
   return { config: parsed.data, warnings };
 }
 

@@ -76,6 +76,7 @@ test("an unknown key is a warning naming it and the instance; base and catalog k
   const metadata = { description: "d", value: "v", verified: false, verified_url: null, license: "MIT", datasets: [], num_workers: 1, name: "x", domain: "other", max_body_bytes: 1000 };
   assert.deepEqual(check(metadata).warnings, []);
   for (const key of Object.keys(metadata)) assert.ok(BASE_CONFIG_KEYS.has(key), key);
+  assert.deepEqual(check({ num_workers: 4 }).warnings, ["test 'policy_model': num_workers 4 is served by one process here (its event loop runs requests concurrently)"]);
 });
 
 test("agents refuse token_id_capture: true (NeMo Gym's base agent key; no token-id capture sink here)", async () => {
