@@ -4,7 +4,7 @@
 // timeout, a 502/503/504 or a body that is not the server's JSON ends the attempt as a typed failure instead.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
+import { ResponseCreateParamsSchema, ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
 import { innerCall, raiseForStatus, requireOwnSuccess, requireSessionCookie, requireVerifyResponse, toolOutputText } from "../../src/client/index.ts";
 import { pathSegment } from "../../src/client/path-segment.ts";
 import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
@@ -18,6 +18,9 @@ const SimpleAgentConfig = z.looseObject({
   model_server: ServerRef("responses_api_models"),
   /** null / absent / 0 = unlimited, as in NeMo Gym. */
   max_steps: z.number().int().nullish(),
+  /** Skip /verify and score every rollout `skip_verification_reward` (adds `verification_skipped: true`). */
+  skip_verification: z.boolean().default(false),
+  skip_verification_reward: z.number().default(0),
 });
 
 /** The first usage is kept as is; later ones add their token counts and zero the details (NeMo Gym's rule). */
@@ -128,6 +131,10 @@ export default responsesApiAgent({
       selfUrl,
     );
 
+    if (config.skip_verification) {
+      const responses_create_params = ResponseCreateParamsSchema.parse(row.responses_create_params);
+      return { ...row, responses_create_params, response: loop.json(), reward: config.skip_verification_reward, verification_skipped: true };
+    }
     const verifyUrl = `${resources}/verify`;
     const verified = requireOwnSuccess(
       await innerCall(verifyUrl, () => client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies, signal })),
@@ -136,8 +143,9 @@ export default responsesApiAgent({
     return requireVerifyResponse(verified, verifyUrl);
   },
 
-  // As in NeMo Gym, the environment owns its metrics: proxy to the resources server.
+  // As in NeMo Gym, the environment owns its metrics: proxy to the resources server (nothing when verify is skipped).
   async aggregateMetrics(body, { config, client }) {
+    if (config.skip_verification) return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
     const resources = config.resources_server.name;
     return raiseForStatus(await client.post(resources, "/aggregate_metrics", { json: body }), `${resources}/aggregate_metrics`).json();
   },

@@ -12,8 +12,8 @@ import {
   responsesToChatRequest,
 } from "../../src/models/chat-conversion/index.ts";
 import { asBadRequest, HttpError, responsesApiModel } from "../../src/server/index.ts";
-import { VLLMModelConfig } from "./config.ts";
-import { endsWithEmptyAssistantTurn, vllmChatBody } from "./preprocess.ts";
+import { VLLM_REFUSED_CONFIG_KEYS, VLLMModelConfig } from "./config.ts";
+import { endsWithEmptyAssistantTurn, vllmChatBody, withSamplingOverrides } from "./preprocess.ts";
 import { attachTokenIds, takeLogprobTokens } from "./token-ids.ts";
 import { jsonOf, tokenizeUrl, UpstreamContractError, VllmUpstream } from "./upstream.ts";
 
@@ -89,6 +89,7 @@ async function generate(request: Json, sessionId: string, config: VLLMModelConfi
 export default responsesApiModel({
   name: "VLLMModel",
   config: VLLMModelConfig,
+  refusedConfigKeys: VLLM_REFUSED_CONFIG_KEYS,
 
   setup({ config }) {
     upstreams.set(config, new VllmUpstream(config));
@@ -128,6 +129,7 @@ async function nativeResponses(rawParams: Json, sessionId: string, config: VLLMM
   let body: Json = { ...rawParams, model: config.model };
   if (config.chat_template_kwargs && Object.keys(config.chat_template_kwargs).length > 0) body.chat_template_kwargs = structuredClone(config.chat_template_kwargs);
   if (config.extra_body && Object.keys(config.extra_body).length > 0) body = { ...config.extra_body, ...body };
+  body = withSamplingOverrides(body, config);
   const url = `${upstream.endpointFor(sessionId)}/responses`;
   const parsed = ResponseSchema.safeParse(await upstream.postJson(url, body));
   if (!parsed.success) throw new UpstreamContractError(url, `answered something that is not a Responses API response: ${parsed.error.message.slice(0, 1000)}`);

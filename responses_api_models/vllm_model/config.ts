@@ -36,12 +36,22 @@ export const VLLMModelConfig = z.looseObject({
   uses_reasoning_parser: yamlBoolean,
   /** Send earlier turns' reasoning back to vLLM (else it is dropped from the history). */
   uses_interleaved_reasoning: yamlBoolean.default(true),
+  /** With a reasoning parser: leave `<think>` blocks in the history's assistant content as they are (not moved to reasoning fields). */
+  preserve_reasoning_in_assistant_content: yamlBoolean.default(false),
   replace_developer_role_with_system: yamlBoolean.default(false),
   /** false: a conversation ending in a reasoning-only assistant turn is answered with an empty `content_filter` completion. */
   sequential_reasoning_allowed: yamlBoolean.default(true),
   /** Forward /v1/responses to vLLM's own /responses unchanged (no conversion, no training mode). */
   is_responses_native: yamlBoolean.default(false),
   chat_template_kwargs: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((value) => value ?? null),
+  /**
+   * Sampling params put on every request this server sends to vLLM, over whatever the caller and `extra_body` set
+   * (on-policy training: the server, not the caller, decides them). Read from the config only.
+   */
+  sampling_overrides: z
     .record(z.string(), z.unknown())
     .nullish()
     .transform((value) => value ?? null),
@@ -61,9 +71,17 @@ export const VLLMModelConfig = z.looseObject({
     .array(z.string())
     .nullish()
     .transform((value) => value ?? []),
+  /** The Hugging Face tokenizer NeMo Gym renders prompts with, read only with `render_chat_template` (refused here). */
+  tokenizer: z.string().nullish(),
   /** Retries of a 429 / 5xx answer (NeMo Gym retries some of these forever). */
   max_retries: yamlNumber.pipe(z.number().int().min(0)).default(3),
   /** Deadline of one upstream call, answer body included. */
   request_timeout_s: yamlNumber.pipe(z.number().positive()).default(600),
 });
 export type VLLMModelConfig = z.output<typeof VLLMModelConfig>;
+
+/** NeMo Gym's VLLMModelConfig keys this port does not implement (a start setting one fails, naming it). */
+export const VLLM_REFUSED_CONFIG_KEYS = {
+  use_completions_api: "vLLM's /v1/completions path (raw prompts) is not ported; this server calls /v1/chat/completions",
+  render_chat_template: "client-side chat-template rendering needs a Hugging Face tokenizer, which this port does not load; it applies only with use_completions_api",
+};

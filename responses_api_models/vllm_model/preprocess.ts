@@ -46,7 +46,7 @@ export async function vllmChatBody(request: Json, config: VLLMModelConfig): Prom
     if (config.request_prompt_and_generation_token_ids) body.return_token_ids = true;
   }
 
-  if (config.uses_reasoning_parser) {
+  if (config.uses_reasoning_parser && !config.preserve_reasoning_in_assistant_content) {
     body.messages = moveThinkTagsToReasoningFields(body.messages as Json[], { keepReasoning: config.uses_interleaved_reasoning });
   }
 
@@ -54,7 +54,12 @@ export async function vllmChatBody(request: Json, config: VLLMModelConfig): Prom
   if (body.top_logprobs === null) delete body.top_logprobs;
 
   if (Object.keys(extraBody).length > 0) body = { ...extraBody, ...body };
-  return spliceAudio(body, config);
+  return withSamplingOverrides(await spliceAudio(body, config), config);
+}
+
+/** `sampling_overrides` over everything else, applied last on every body sent to vLLM (NeMo Gym's pin). */
+export function withSamplingOverrides(body: Json, config: VLLMModelConfig): Json {
+  return config.sampling_overrides ? { ...body, ...structuredClone(config.sampling_overrides) } : body;
 }
 
 /** A conversation ending in an assistant turn with neither text nor tool calls (reasoning only). */

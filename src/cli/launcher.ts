@@ -12,6 +12,7 @@ import { HttpClient } from "../client/index.ts";
 import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
 import { configuredSessionSigning, randomSessionSigning } from "../server/session-cookie.ts";
+import { checkServersBeforeStart } from "../server/instance-config.ts";
 import { startHeadServer, type InstanceRecord } from "./head-server.ts";
 
 const CHILD_MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "server", "child-main.ts");
@@ -103,6 +104,9 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const resolved = structuredClone(options.resolved);
   const instances = listServerInstances(resolved);
   if (instances.length === 0) throw new Error("the config defines no server instances: pass --config with at least one server");
+  // Every instance's fields, checked here so that one bad field or refused key fails the whole start before any
+  // child is spawned. The unknown-key warnings are the children's to print (each once, under its instance).
+  await checkServersBeforeStart(instances, resolved);
   // Per graph: the token that unlocks the head server's secrets (NEMO_GYM_HEAD_TOKEN when set, so a client can be
   // given it beforehand), and the session signing every server shares.
   const headToken = process.env[HEAD_TOKEN_ENV] || newGraphSecret();

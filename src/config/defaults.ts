@@ -1,6 +1,6 @@
 // Values the launcher fills into the global config before serving it.
 import { networkInterfaces } from "node:os";
-import { asBoolean, deepClone, isDict } from "./dict.ts";
+import { asBoolean, deepClone, hasOwn, isDict } from "./dict.ts";
 import { classifyTopLevel, serverFieldsOf } from "./servers.ts";
 import {
   DEFAULT_HEAD_SERVER_PORT,
@@ -16,10 +16,12 @@ import {
  * A copy of `config` with the launcher's defaults:
  * - `default_host`: as given, else `127.0.0.1` (with `use_absolute_ip: true`, this machine's first external IPv4);
  * - `head_server`: `{host: default_host, port: 11000}`, filling whichever of the two is missing;
- * - every server instance: `host` = default_host when empty; `port` = null when absent (the launcher binds
- *   port 0 and writes the real port back; no port is picked here); a numeric-string port becomes a number;
- * - `port_range_low` / `port_range_high` 10001 / 20000 (kept for compatibility; unused by the TS launcher);
+ * - every server instance: `host` = default_host when empty; `port` = null when absent (the server binds a free
+ *   port of the range below and the launcher writes the real port back; no port is picked here); a numeric-string
+ *   port becomes a number;
+ * - `port_range_low` / `port_range_high` 10001 / 20000 (where a server without a fixed port binds);
  * - `disallowed_ports`: the head port and every explicitly configured server port;
+ * - every agent: the global `skip_verification` and `skip_verification_reward`, each when set and not set by the agent;
  * - `use_absolute_ip`, `skip_venv_if_present`, `dry_run`: false unless given.
  */
 export function fillDefaults(config: ConfigDict): ConfigDict {
@@ -63,10 +65,18 @@ export function fillDefaultsFor(config: ConfigDict, instanceNames: readonly stri
     if (typeof fields.port === "string" && /^\d+$/.test(fields.port)) fields.port = Number(fields.port);
     if (!fields.port) fields.port = null;
     else disallowedPorts.push(fields.port);
+    if (isDict(result[name]) && hasOwn(result[name] as ConfigDict, "responses_api_agents")) {
+      for (const key of AGENT_GLOBAL_KEYS) {
+        if (result[key] !== undefined && result[key] !== null && !hasOwn(fields, key)) fields[key] = result[key];
+      }
+    }
   }
   result.disallowed_ports = disallowedPorts;
   return result;
 }
+
+/** Global keys NeMo Gym copies into every agent that does not set them itself. */
+const AGENT_GLOBAL_KEYS = ["skip_verification", "skip_verification_reward"] as const;
 
 function setDefault(config: ConfigDict, key: string, value: unknown): void {
   if (!Object.prototype.hasOwnProperty.call(config, key)) config[key] = value;

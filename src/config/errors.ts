@@ -23,6 +23,7 @@ export type ConfigErrorKind =
   | "almost_server"
   | "no_server_instances"
   | "unknown_instance"
+  | "unavailable_server"
   | "invalid_config";
 
 /**

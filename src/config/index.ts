@@ -31,6 +31,8 @@ export {
   validateServerReferences,
   asServerRef,
   entrypointIn,
+  isRunnableHere,
+  requireRunnableServers,
   type ListServerInstancesOptions,
 } from "./servers.ts";
 export { fillDefaults } from "./defaults.ts";

@@ -1,5 +1,5 @@
 // Finding the server instances in a merged config, locating them on disk, and checking references between them.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { ConfigError } from "./errors.ts";
 import { asBoolean, formatPath, hasOwn, isDict, type PathSegment } from "./dict.ts";
@@ -152,6 +152,44 @@ export function entrypointIn(dirPath: string, entrypoint: string): string {
     if (existsSync(stem + extension)) return stem + extension;
   }
   return `${stem}.ts`;
+}
+
+/** Implementations this project can run: a TypeScript (or JavaScript) entrypoint that exists. */
+export function isRunnableHere(instance: ServerInstance): boolean {
+  return /\.(ts|js|mjs)$/.test(instance.entrypointPath) && existsSync(instance.entrypointPath);
+}
+
+const SERVER_TYPE_PLURALS: Record<ServerType, string> = {
+  resources_servers: "resources servers",
+  responses_api_agents: "agents",
+  responses_api_models: "model servers",
+};
+
+/** The implementations of `serverType` with an app.ts under any of `roots`, sorted. */
+export function availableImplementations(serverType: ServerType, roots: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const root of roots) {
+    const dir = join(root, serverType);
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory() && existsSync(join(dir, entry.name, "app.ts"))) names.add(entry.name);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * Every instance must name a server this project has (a NeMo Gym config of a server not ported, e.g. code_gen, has
+ * only app.py): otherwise one ConfigError names them and lists what is available, before anything starts.
+ */
+export function requireRunnableServers(instances: readonly ServerInstance[], options: { roots?: readonly string[] } = {}): void {
+  const missing = instances.filter((instance) => !isRunnableHere(instance));
+  if (missing.length === 0) return;
+  const roots = options.roots ?? searchRoots();
+  const names = missing.map((m) => (m.instanceName === m.implementation ? m.implementation : `${m.implementation} (instance '${m.instanceName}')`));
+  const types = [...new Set(missing.map((m) => m.serverType))];
+  const available = types.map((type) => `available ${SERVER_TYPE_PLURALS[type]}: ${availableImplementations(type, roots).join(", ") || "(none)"}`);
+  throw new ConfigError(`not available here: ${names.join(", ")}; ${available.join("; ")}`, "unavailable_server");
 }
 
 /** `config[name]` → its only server type → its only implementation: the fields of that server. */

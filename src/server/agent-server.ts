@@ -38,6 +38,8 @@ export interface AgentResponsesResult {
 export interface ResponsesApiAgentSpec<Config> {
   name: string;
   config: z.ZodType<Config>;
+  /** NeMo Gym config keys this server does not implement, each with why (see ServerDefinition.refusedConfigKeys). */
+  refusedConfigKeys?: Readonly<Record<string, string>>;
   /** `params` is the validated request; `rawParams` is exactly what was sent (NeMo Gym forwards only set fields). */
   responses(
     call: AgentCall & { params: ResponseCreateParams; rawParams: ResponseCreateParamsInput },
@@ -73,6 +75,7 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
     serverType: "responses_api_agents",
     className: spec.name,
     configSchema: spec.config,
+    refusedConfigKeys: spec.refusedConfigKeys,
     register(app, context) {
       const responses = async (request: FastifyRequest<{ Params: { rollout_id?: string } }>, reply: FastifyReply) => {
         const params = parseBody(ResponseCreateParamsSchema, request);

@@ -4,10 +4,9 @@
 // and receives the final global config (every server's port) before the launcher declares it ready.
 // Before it builds anything, a launched child receives the graph's secrets over IPC (never the environment, so
 // no process it spawns inherits them): the session signing every server of the graph shares, and the head token.
-import { pathToFileURL } from "node:url";
 import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HEAD_TOKEN_ENV } from "../client/head-token.ts";
-import { isServerDefinition } from "./definition.ts";
+import { loadServerDefinition } from "./instance-config.ts";
 import { startServer } from "./serve.ts";
 import type { SessionSigning } from "./session-cookie.ts";
 
@@ -50,14 +49,7 @@ async function main(): Promise<void> {
   const globalConfig: ConfigDict = resolveConfig(parseConfigYaml(yamlText));
   const instance = listServerInstances(globalConfig).find((i) => i.instanceName === instanceName);
   if (!instance) throw new Error(`no server instance '${instanceName}' in the global config`);
-  const module = await import(pathToFileURL(instance.entrypointPath).href);
-  const definition = module.default;
-  if (!isServerDefinition(definition)) {
-    throw new Error(`${instance.entrypointPath} must default-export a server definition (resourcesServer(...), responsesApiAgent(...), responsesApiModel(...))`);
-  }
-  if (definition.serverType !== instance.serverType) {
-    throw new Error(`${instance.entrypointPath} defines a ${definition.serverType} server but '${instanceName}' is configured under ${instance.serverType}`);
-  }
+  const definition = await loadServerDefinition(instance);
 
   // Started by hand (no IPC): the config's or NEMO_GYM_SESSION_SECRET's signing (else random), NEMO_GYM_HEAD_TOKEN.
   const secrets = process.send ? await graphSecrets() : { sessionSigning: undefined, headToken: process.env[HEAD_TOKEN_ENV] };

@@ -25,6 +25,11 @@ export interface ServerDefinition<Config = any> {
   /** The Python class name NeMo Gym uses for this server: the cookie is `<className>___<instance>`. */
   readonly className: string;
   readonly configSchema: z.ZodType<Config>;
+  /**
+   * NeMo Gym config keys of this server that this port does not implement, each with why: an instance setting one
+   * (to anything but null or false) fails to start, naming it. Keys neither here nor in `configSchema` warn.
+   */
+  readonly refusedConfigKeys?: Readonly<Record<string, string>>;
   /** Model servers strip an `/ng-rollout/<id>` prefix before routing. */
   readonly stripRolloutPrefix?: boolean;
   register(app: FastifyInstance, context: ServerContext<Config>): void | Promise<void>;

@@ -12,3 +12,5 @@ export * from "./agent-server.ts";
 export * from "./model-server.ts";
 export * from "./rollout-cleanup.ts";
 export * from "./mcp.ts";
+export * from "./config-keys.ts";
+export * from "./instance-config.ts";

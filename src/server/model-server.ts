@@ -29,6 +29,8 @@ export interface ModelCall {
 export interface ResponsesApiModelSpec<Config> {
   name: string;
   config: z.ZodType<Config>;
+  /** NeMo Gym config keys this server does not implement, each with why (see ServerDefinition.refusedConfigKeys). */
+  refusedConfigKeys?: Readonly<Record<string, string>>;
   /** `rawParams` holds only the fields the caller set (NeMo Gym dumps requests with exclude_unset). */
   responses(call: ModelCall & { params: ResponseCreateParams; rawParams: ResponseCreateParamsInput }, context: ServerContext<Config>): Promise<NeMoGymResponse>;
   /** Optional: without it, chat requests are converted and answered by `responses()`. */
@@ -83,6 +85,7 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
     serverType: "responses_api_models",
     className: spec.name,
     configSchema: spec.config,
+    refusedConfigKeys: spec.refusedConfigKeys,
     stripRolloutPrefix: true,
     close: spec.close,
     async register(app, context) {

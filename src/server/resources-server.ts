@@ -79,6 +79,8 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
   name: string;
   /** Instance config fields beyond NeMo Gym's base ones (host, port, entrypoint, domain, …). */
   config?: z.ZodType<Config>;
+  /** NeMo Gym config keys this server does not implement, each with why (see ServerDefinition.refusedConfigKeys). */
+  refusedConfigKeys?: Readonly<Record<string, string>>;
   /** Fields /seed_session reads from the dataset row (the whole row is posted; other fields are ignored). */
   seed?: Seed;
   /**
@@ -192,6 +194,7 @@ export function resourcesServer<
     serverType: "resources_servers",
     className: spec.name,
     configSchema,
+    refusedConfigKeys: spec.refusedConfigKeys,
     register(app, server) {
       const { session_idle_ttl_s } = server.config as { session_idle_ttl_s: number };
       const sessions: SessionStore<State> =

@@ -1,12 +1,13 @@
 // Turns a server definition plus the global config into a listening server.
 import type { FastifyInstance } from "fastify";
 import { getServerInstanceConfig, type ConfigDict } from "../config/index.ts";
-import { formatZodIssues } from "../config/zod-issues.ts";
 import { ServerClient } from "../client/server-client.ts";
 import { createBaseApp, MAX_BODY_BYTES_KEY, V8_MAX_STRING_LENGTH } from "./base-app.ts";
 import type { ServerContext, ServerDefinition } from "./definition.ts";
 import { createLogger } from "./logger.ts";
-import { laxValidate } from "../python/pydantic/index.ts";
+import { checkInstanceConfig } from "./instance-config.ts";
+import { ServerConfigError } from "./config-error.ts";
+import { portRangeOf, listenInRange } from "./port-range.ts";
 import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "./session-cookie.ts";
 
 export interface BuildServerOptions {
@@ -28,31 +29,21 @@ export interface BuiltServer<Config = unknown> {
   context: ServerContext<Config>;
 }
 
-export class ServerConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ServerConfigError";
-  }
-}
+export { ServerConfigError } from "./config-error.ts";
 
 export async function buildServer<Config>(definition: ServerDefinition<Config>, options: BuildServerOptions): Promise<BuiltServer<Config>> {
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
-  // NeMo Gym builds a server's config model with pydantic (lax mode): `port: "8000"` is an int there too.
-  const parsed = laxValidate(definition.configSchema, fields);
-  if (!parsed.success) {
-    // pydantic's errors (loc, msg) through the one formatter of schema problems.
-    const problems = formatZodIssues(parsed.errors.map((e) => ({ path: e.loc, message: e.msg })), { pathPrefix: [options.instanceName], separator: "\n  " });
-    throw new ServerConfigError(`invalid config for ${definition.className} '${options.instanceName}':\n  ${problems}`);
-  }
+  const checked = checkInstanceConfig(definition, options.instanceName, fields, options.globalConfig);
   const ownsClient = options.client === undefined;
   const client = options.client ?? new ServerClient({ globalConfig: options.globalConfig, headToken: options.headToken });
   const context: ServerContext<Config> = {
     instanceName: options.instanceName,
-    config: parsed.data,
+    config: checked.config,
     globalConfig: options.globalConfig,
     client,
     log: createLogger(options.instanceName, options.globalConfig.verbose === true ? "debug" : undefined),
   };
+  for (const warning of checked.warnings) context.log.warn(warning);
   const app = createBaseApp({
     sessionCookieName: `${definition.className}___${options.instanceName}`,
     sessionSigning: options.sessionSigning ?? configuredSessionSigning(options.globalConfig) ?? randomSessionSigning(),
@@ -88,7 +79,12 @@ export interface StartedServer<Config = unknown> extends BuiltServer<Config> {
 
 const LISTEN_BACKLOG = 4096;
 
-/** Builds and binds. Port 0 (or no port) lets the kernel choose, so concurrent starts never race for a port. */
+/**
+ * Builds and binds. A fixed port (the option, else the instance's) is bound as is. Otherwise, with the global
+ * config's `port_range_low` / `port_range_high` (NeMo Gym's range, 10001–20000 by default), a free port in that range
+ * is bound, skipping `disallowed_ports`; without a range (a hand-built config), the kernel chooses (port 0). Binding
+ * is the allocation, so concurrent starts never race for a port.
+ */
 export async function startServer<Config>(
   definition: ServerDefinition<Config>,
   options: BuildServerOptions & { host?: string; port?: number },
@@ -96,12 +92,19 @@ export async function startServer<Config>(
   const built = await buildServer(definition, options);
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
   const host = options.host ?? (fields.host as string | undefined) ?? (options.globalConfig.default_host as string | undefined) ?? "127.0.0.1";
-  const port = options.port ?? (typeof fields.port === "number" ? fields.port : 0);
+  const fixedPort = options.port ?? (typeof fields.port === "number" && fields.port !== 0 ? fields.port : undefined);
+  const range = fixedPort === undefined ? portRangeOf(options.globalConfig) : undefined;
   // Node's default backlog (511) overflows when a thousand pooled clients connect at once: the kernel drops
   // connections (ECONNRESET at the caller). 4096 is what the kernel allows here (somaxconn caps it anyway).
-  await built.app.listen({ host, port, backlog: LISTEN_BACKLOG });
+  try {
+    if (range) await listenInRange((port) => built.app.listen({ host, port, backlog: LISTEN_BACKLOG }), range);
+    else await built.app.listen({ host, port: fixedPort ?? 0, backlog: LISTEN_BACKLOG });
+  } catch (error) {
+    await built.app.close();
+    throw error;
+  }
   const address = built.app.server.address();
-  const boundPort = typeof address === "object" && address ? address.port : port;
+  const boundPort = typeof address === "object" && address ? address.port : (fixedPort ?? 0);
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return { ...built, host, port: boundPort, url: `http://${urlHost}:${boundPort}`, close: () => built.app.close() };
 }

@@ -1,10 +1,10 @@
 // A whole server graph inside one process: each instance listens on its own loopback port (real HTTP),
 // ports are learnt after binding, and every server addresses the others through one shared client.
 // For tests and benchmarks; `gym env start` runs each server as its own process instead.
-import { pathToFileURL } from "node:url";
 import { getServerInstanceConfig, listServerInstances, type ConfigDict } from "../config/index.ts";
 import { ServerClient } from "../client/index.ts";
-import { isServerDefinition, type ServerDefinition } from "../server/definition.ts";
+import type { ServerDefinition } from "../server/definition.ts";
+import { loadServerDefinition } from "../server/instance-config.ts";
 import { startServer, type StartedServer } from "../server/serve.ts";
 import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "../server/session-cookie.ts";
 
@@ -25,12 +25,7 @@ export async function startInProcess(resolvedConfig: ConfigDict, definitions: Re
   const sessionSigning = configuredSessionSigning(config) ?? randomSessionSigning();
   try {
     for (const instance of listServerInstances(config)) {
-      let definition = definitions[instance.instanceName];
-      if (!definition) {
-        const loaded = (await import(pathToFileURL(instance.entrypointPath).href)).default;
-        if (!isServerDefinition(loaded)) throw new Error(`${instance.entrypointPath} does not default-export a server definition`);
-        definition = loaded;
-      }
+      const definition = definitions[instance.instanceName] ?? (await loadServerDefinition(instance));
       const server = await startServer(definition, { instanceName: instance.instanceName, globalConfig: config, client, sessionSigning, host: "127.0.0.1", port: 0 });
       servers[instance.instanceName] = server;
       Object.assign(getServerInstanceConfig(config, instance.instanceName), { host: server.host, port: server.port });

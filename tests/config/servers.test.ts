@@ -228,6 +228,16 @@ describe("fillDefaults", () => {
     assert.deepEqual(filled.disallowed_ports, [12000, 9000]);
   });
 
+  it("copies the top-level skip_verification / skip_verification_reward into agents that set neither (NeMo Gym's rule)", () => {
+    const agent = (fields: Record<string, unknown> = {}) => ({ responses_api_agents: { simple_agent: { entrypoint: "app.py", ...fields } } });
+    const filled = fillDefaults({ skip_verification: true, skip_verification_reward: 0.25, a: agent(), b: agent({ skip_verification: false }), m: server() });
+    assert.deepEqual((filled.a as any).responses_api_agents.simple_agent, { entrypoint: "app.py", host: "127.0.0.1", port: null, skip_verification: true, skip_verification_reward: 0.25 });
+    assert.equal((filled.b as any).responses_api_agents.simple_agent.skip_verification, false, "the agent's own value wins");
+    assert.equal((filled.b as any).responses_api_agents.simple_agent.skip_verification_reward, 0.25);
+    assert.equal("skip_verification" in (filled.m as ModelBlock).responses_api_models.openai_model, false, "only agents");
+    assert.equal("skip_verification" in ((fillDefaults({ a: agent() }).a as any).responses_api_agents.simple_agent), false, "unset: nothing");
+  });
+
   it("does not touch non-server blocks or the input", () => {
     const input = { notes: { a: { b: {} } }, m: server() };
     const filled = fillDefaults(input);

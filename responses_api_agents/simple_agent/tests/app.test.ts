@@ -64,6 +64,10 @@ before(async () => {
       env: [environment],
       policy_model: [model],
       agent: [simpleAgent, { resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy_model" } }],
+      skipping_agent: [
+        simpleAgent,
+        { resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy_model" }, skip_verification: true, skip_verification_reward: 0.5 },
+      ],
     },
   );
 });
@@ -181,6 +185,22 @@ test("/run seeds with the whole row, loops in that session, verifies, and keeps 
   assert.match(answer.text, /"reward":1\.0/);
 });
 
+test("skip_verification: the rollout runs in its seeded session, is scored skip_verification_reward without /verify, and has no metrics", async () => {
+  modelTurns.push({ output: [call("add", { amount: 4 })] }, { output: [message("4 added")] });
+  const answer = await client.request(`${graph.url("skipping_agent")}/run`, { method: "POST", json: { responses_create_params: { input: "add 4" }, start: 10, expected: 14, note: "kept" } });
+  assert.equal(answer.status, 200, answer.text);
+  const body = answer.json<Record<string, any>>();
+  assert.equal(body.reward, 0.5, "not the environment's reward (1)");
+  assert.equal(body.verification_skipped, true);
+  assert.equal(body.final_value, undefined, "no /verify answer");
+  assert.equal(body.note, "kept", "the row's fields are kept");
+  assert.equal(body.responses_create_params.tool_choice, "auto", "params come back as NeMo Gym dumps them");
+  assert.deepEqual(body.response.output.map((o: Item) => o.type), ["function_call", "function_call_output", "message"]);
+  assert.deepEqual(toolCalls.map((c) => c.args), [{ amount: 4 }], "the tool ran in the seeded session");
+  const metrics = (await client.request(`${graph.url("skipping_agent")}/aggregate_metrics`, { method: "POST", json: { verify_responses: [body] } })).json();
+  assert.deepEqual(metrics, { group_level_metrics: [], agent_metrics: {}, key_metrics: {} });
+});
+
 test("concurrent /run calls keep their sessions apart", async () => {
   const rows = Array.from({ length: 20 }, (_, n) => ({ responses_create_params: { input: `add ${n}` }, start: n * 100, expected: n * 100 + n }));
   const answers = await Promise.all(rows.map(run));
@@ -236,6 +256,10 @@ test("with observability_enabled, /run prefixes its model calls with <task>-<rol
       env: [environment],
       policy_model: [model],
       agent: [simpleAgent, { resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy_model" } }],
+      skipping_agent: [
+        simpleAgent,
+        { resources_server: { type: "resources_servers", name: "env" }, model_server: { type: "responses_api_models", name: "policy_model" }, skip_verification: true, skip_verification_reward: 0.5 },
+      ],
     },
     { observability_enabled: true },
   );
