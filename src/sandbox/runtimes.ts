@@ -22,6 +22,8 @@ export interface SandboxRuntime {
   /** Directories put first on the sandbox's PATH. */
   path: string[];
   env: Record<string, string>;
+  /** The interpreter's path on the host (what is bound; for logs and unsandboxed baselines, never run by the provider). */
+  hostInterpreter: string;
   /** The file name a program's source is written to in the work dir. */
   programFile: string;
   /** argv that runs the program file with its arguments. */
@@ -70,7 +72,7 @@ export function pythonRuntime(interpreter = "python3"): SandboxRuntime {
     if (existsSync(local)) binds.push({ source: local, dest: local });
     if (!existsSync(stdlib)) throw new SandboxUnavailableError(`${executable} has no standard library at ${stdlib}`, "reinstall python3 (apt-get install --reinstall -y python3)");
     const symlinks = executable === "/usr/bin/python3" ? [] : [{ target: executable, link: "/usr/bin/python3" }];
-    return { language: "python", binds, symlinks, path: ["/usr/bin"], env, programFile: "main.py", programCommand: runsFile };
+    return { language: "python", binds, symlinks, path: ["/usr/bin"], env, hostInterpreter: executable, programFile: "main.py", programCommand: runsFile };
   }
   const inPrefix = relative(prefix, executable);
   if (inPrefix.startsWith("..") || isAbsolute(inPrefix)) {
@@ -87,6 +89,7 @@ export function pythonRuntime(interpreter = "python3"): SandboxRuntime {
     symlinks,
     path: hasPython3 ? [insideBin] : [insideBin, "/usr/local/bin"],
     env: { ...env, LD_LIBRARY_PATH: `${SANDBOX_PYTHON_PREFIX}/lib` },
+    hostInterpreter: executable,
     programFile: "main.py",
     programCommand: runsFile,
   };
