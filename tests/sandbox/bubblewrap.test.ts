@@ -3,8 +3,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { BubblewrapSandbox, DEFAULT_LIMITS, pythonRuntime, resolveLimits } from "../../src/sandbox/index.ts";
 import { baseRoot, bwrapArgs, sandboxEnv } from "../../src/sandbox/bubblewrap/args.ts";
@@ -152,4 +152,24 @@ test("the launcher joins the cgroups and closes inherited descriptors before it 
   assert.match(script, /exec 9>&-; exec 251>&-/);
   assert.ok(script.indexOf("cgroup.procs") === -1, "paths travel as arguments, not inside the script");
   assert.deepEqual(launch.args.slice(-5), ["/cg/a/cgroup.procs", "/cg/b/cgroup.procs", "--", "/usr/bin/bwrap", "--x"]);
+});
+
+test("each run's cgroups are removed after it, and a dead server's leftover groups at the next start", async (t) => {
+  const { cgroups } = await sandbox.describe();
+  const parents = Object.values(cgroups.parents);
+  if (parents.length === 0) return t.skip(`no writable cgroups here: ${JSON.stringify(cgroups.missing)}`);
+  await sandbox.run({ command: ["python3", "-c", "pass"] });
+  for (const parent of parents) assert.deepEqual(readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name), [], parent);
+  // A pid that has just exited stands for a server that died without closing its provider.
+  const dead = spawn("true");
+  await new Promise((resolve) => dead.on("close", resolve));
+  const stale = join(dirname(parents[0]!), `nemo-gym-sandbox-${dead.pid}-1`);
+  mkdirSync(join(stale, "run-7"), { recursive: true });
+  const next = new BubblewrapSandbox();
+  try {
+    await next.ensureAvailable();
+    assert.equal(existsSync(stale), false);
+  } finally {
+    await next.close();
+  }
 });

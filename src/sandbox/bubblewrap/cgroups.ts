@@ -3,8 +3,8 @@
 // does not bind uid 0 at all), the CPU time of every process including the ones that exited unwaited-for, the peak
 // memory, and a list of every process left to kill. cgroup v2 (one unified tree) is not used yet: on a v2-only host
 // the provider falls back to rlimits and reports cpuMs/maxRssKb as null (see README.md).
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export type CgroupController = "memory" | "pids" | "cpuacct";
 const CONTROLLERS: CgroupController[] = ["memory", "pids", "cpuacct"];
@@ -77,6 +77,7 @@ export function prepareCgroups(folderName: string): CgroupSupport {
       continue;
     }
     const parent = join(mount.mountPoint, inMount, folderName);
+    removeStaleGroups(dirname(parent));
     try {
       mkdirSync(parent, { recursive: true });
       support.parents[controller] = parent;
@@ -85,6 +86,44 @@ export function prepareCgroups(folderName: string): CgroupSupport {
     }
   }
   return support;
+}
+
+/** The folder name of a provider's groups: `nemo-gym-sandbox-<server pid>-<provider number>`. */
+export const groupFolderName = (pid: number, providerNumber: number) => `nemo-gym-sandbox-${pid}-${providerNumber}`;
+const GROUP_FOLDER = /^nemo-gym-sandbox-(\d+)(?:-\d+)?$/;
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Removes the (empty) groups a server that died without closing its provider left in `dir`. */
+function removeStaleGroups(dir: string) {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const match = GROUP_FOLDER.exec(entry);
+    if (!match || isAlive(Number(match[1]))) continue;
+    removeGroupTree(join(dir, entry));
+  }
+}
+
+/** rmdir of a group and its child groups (a cgroup folder holds only control files, which rmdir takes with it). */
+export function removeGroupTree(dir: string) {
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeGroupTree(join(dir, entry.name));
+    rmdirSync(dir);
+  } catch {
+    // still in use, or already gone
+  }
 }
 
 const readNumber = (path: string): number | undefined => {
@@ -100,7 +139,10 @@ const readNumber = (path: string): number | undefined => {
 export class RunCgroup {
   private constructor(private readonly dirs: Partial<Record<CgroupController, string>>) {}
 
-  /** Creates the run's groups with their limits; a controller whose group cannot be made is left out (never fatal). */
+  /**
+   * Creates the run's groups with their limits. Throws when one of them cannot be made: the provider relies on every
+   * controller it found at startup (as root, the pids group is the only process limit), so a run never goes without.
+   */
   static create(parents: CgroupParents, runName: string, limits: { memoryBytes: number; processes: number }): RunCgroup {
     const dirs: Partial<Record<CgroupController, string>> = {};
     for (const controller of CONTROLLERS) {
@@ -108,7 +150,9 @@ export class RunCgroup {
       if (!parent) continue;
       const dir = join(parent, runName);
       try {
-        mkdirSync(dir);
+        // recursive: a parent another server's stale-group sweep removed (it cannot see our pid) comes back.
+        mkdirSync(dir, { recursive: true });
+        dirs[controller] = dir;
         if (controller === "memory") {
           writeFileSync(join(dir, "memory.limit_in_bytes"), String(limits.memoryBytes));
           // No swap here to escape into; where there is, memsw bounds memory + swap (absent without swap accounting).
@@ -119,13 +163,9 @@ export class RunCgroup {
           }
         }
         if (controller === "pids") writeFileSync(join(dir, "pids.max"), String(limits.processes));
-        dirs[controller] = dir;
-      } catch {
-        try {
-          rmdirSync(dir);
-        } catch {
-          // never created
-        }
+      } catch (error) {
+        for (const made of Object.values(dirs)) removeGroupTree(made);
+        throw new Error(`cannot create the run's ${controller} cgroup ${dir}: ${(error as Error).message}`);
       }
     }
     return new RunCgroup(dirs);

@@ -11,7 +11,6 @@
 //     (double-forked, setsid'd daemons included); --die-with-parent does the same if this server dies; the cgroups
 //     are then swept for anything left and removed.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { rmdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { constants as osConstants } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -23,7 +22,7 @@ import { CappedOutput } from "../output.ts";
 import { pythonRuntime, type SandboxRuntime } from "../runtimes.ts";
 import type { SandboxLimits, SandboxProvider, SandboxResult, SandboxRunRequest } from "../types.ts";
 import { baseRoot, bwrapArgs, sandboxEnv, type SandboxRoot } from "./args.ts";
-import { prepareCgroups, RunCgroup, type CgroupSupport } from "./cgroups.ts";
+import { groupFolderName, prepareCgroups, removeGroupTree, RunCgroup, type CgroupSupport } from "./cgroups.ts";
 import { inheritableFds, launchCommand } from "./launcher.ts";
 import { bwrapVersion, findExecutable, isExecutable, missingBubblewrap, missingPrlimit, processLimitUnenforceable, sandboxStartFailure } from "./probe.ts";
 
@@ -56,6 +55,9 @@ const FIRST_FILE_FD = 4;
 const STATUS_FD = 3;
 /** bwrap and its wrapper get this environment only: /proc/1/environ inside shows nothing of the server's. */
 const LAUNCHER_ENV = { PATH: "/usr/bin:/bin" };
+
+/** Numbers this process's providers, so that each has cgroup folders of its own (one's close() never removes another's). */
+let providerCount = 0;
 
 const signalNames = new Map<number, string>(Object.entries(osConstants.signals).map(([name, number]) => [number, name]));
 
@@ -102,7 +104,16 @@ export class BubblewrapSandbox implements SandboxProvider {
     const cgroups: CgroupSupport =
       this.options.useCgroups === false
         ? { parents: {}, missing: { memory: "disabled by the provider's options", pids: "disabled by the provider's options", cpuacct: "disabled by the provider's options" } }
-        : prepareCgroups(`nemo-gym-sandbox-${process.pid}`);
+        : prepareCgroups(groupFolderName(process.pid, ++providerCount));
+    try {
+      return await this.probeWith(bwrapPath, prlimitPath, canDisableUserns, cgroups);
+    } catch (error) {
+      for (const parent of Object.values(cgroups.parents)) removeGroupTree(parent);
+      throw error;
+    }
+  }
+
+  private async probeWith(bwrapPath: string, prlimitPath: string, canDisableUserns: boolean, cgroups: CgroupSupport): Promise<Ready> {
     if (process.getuid?.() === 0 && !cgroups.parents.pids) throw processLimitUnenforceable(cgroups.missing.pids);
     const runtimes = (this.options.runtimes ?? (() => [pythonRuntime()]))();
     const shellPath = findExecutable("bash");
@@ -133,7 +144,12 @@ export class BubblewrapSandbox implements SandboxProvider {
   private async runIn(ready: Ready, request: SandboxRunRequest, limits: SandboxLimits): Promise<SandboxResult> {
     const { argv, files } = commandOf(request, ready.runtimes);
     const fileEntries = Object.entries(files);
-    const cgroup = RunCgroup.create(ready.cgroups.parents, `run-${++this.runCount}`, limits);
+    let cgroup: RunCgroup;
+    try {
+      cgroup = RunCgroup.create(ready.cgroups.parents, `run-${++this.runCount}`, limits);
+    } catch (error) {
+      throw new SandboxUnavailableError((error as Error).message, "check that nothing else removes or restricts this server's cgroups (the provider creates its own under them)");
+    }
     try {
       const args = bwrapArgs({
         root: ready.root,
@@ -233,13 +249,7 @@ export class BubblewrapSandbox implements SandboxProvider {
     const deadline = Date.now() + 5000;
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const ready = await this.ready?.catch(() => undefined);
-    for (const parent of Object.values(ready?.cgroups.parents ?? {})) {
-      try {
-        rmdirSync(parent);
-      } catch {
-        // a run's group is still being removed, or another close got there first
-      }
-    }
+    for (const parent of Object.values(ready?.cgroups.parents ?? {})) removeGroupTree(parent);
   }
 }
 
