@@ -26,12 +26,16 @@ export interface SandboxRuntime {
   hostInterpreter: string;
   /** The file name a program's source is written to in the work dir. */
   programFile: string;
+  /** argv the provider runs once at startup to show the runtime works inside its sandbox. */
+  probeCommand: string[];
   /** argv that runs the program file with its arguments. */
   programCommand(file: string, args: string[]): string[];
 }
 
 /** Where a non-system Python prefix (pyenv, conda, a self-built one) appears inside: never under /root or /home. */
 export const SANDBOX_PYTHON_PREFIX = "/opt/python";
+
+const PYTHON_PROBE = ["python3", "-c", "pass"];
 
 interface PythonFacts {
   executable: string;
@@ -72,7 +76,7 @@ export function pythonRuntime(interpreter = "python3"): SandboxRuntime {
     if (existsSync(local)) binds.push({ source: local, dest: local });
     if (!existsSync(stdlib)) throw new SandboxUnavailableError(`${executable} has no standard library at ${stdlib}`, "reinstall python3 (apt-get install --reinstall -y python3)");
     const symlinks = executable === "/usr/bin/python3" ? [] : [{ target: executable, link: "/usr/bin/python3" }];
-    return { language: "python", binds, symlinks, path: ["/usr/bin"], env, hostInterpreter: executable, programFile: "main.py", programCommand: runsFile };
+    return { language: "python", binds, symlinks, path: ["/usr/bin"], env, hostInterpreter: executable, probeCommand: PYTHON_PROBE, programFile: "main.py", programCommand: runsFile };
   }
   const inPrefix = relative(prefix, executable);
   if (inPrefix.startsWith("..") || isAbsolute(inPrefix)) {
@@ -90,6 +94,7 @@ export function pythonRuntime(interpreter = "python3"): SandboxRuntime {
     path: hasPython3 ? [insideBin] : [insideBin, "/usr/local/bin"],
     env: { ...env, LD_LIBRARY_PATH: `${SANDBOX_PYTHON_PREFIX}/lib` },
     hostInterpreter: executable,
+    probeCommand: PYTHON_PROBE,
     programFile: "main.py",
     programCommand: runsFile,
   };

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { BubblewrapSandbox, DEFAULT_LIMITS, pythonRuntime, resolveLimits } from "../../src/sandbox/index.ts";
+import { BubblewrapSandbox, DEFAULT_LIMITS, pythonRuntime, resolveLimits, SandboxUnavailableError } from "../../src/sandbox/index.ts";
 import { baseRoot, bwrapArgs, sandboxEnv } from "../../src/sandbox/bubblewrap/args.ts";
 import { launchCommand } from "../../src/sandbox/bubblewrap/launcher.ts";
 
@@ -63,16 +63,20 @@ test("no more than maxConcurrent programs run at once; the rest wait their turn"
   const marker = `ngconc${randomBytes(4).toString("hex")}`;
   let mostAtOnce = 0;
   const poll = setInterval(() => {
-    const running = readdirSync("/proc").filter((entry) => {
+    // A sandbox in flight is a bwrap whose argv carries the marker and whose parent is no such bwrap (bwrap forks its
+    // own pid 1 with the same argv): counted from launch to exit, however slow the interpreter starts on a busy host.
+    const bwraps = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
       try {
-        // The program itself: python3 with the marker (bwrap's own argv carries it too, so match the interpreter).
         const argv = readFileSync(`/proc/${entry}/cmdline`, "latin1").split("\0");
-        return /python3(\.\d+)?$/.test(argv[0] ?? "") && argv.includes(marker);
+        if (!argv[0]!.endsWith("bwrap") || !argv.includes(marker)) continue;
+        bwraps.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]));
       } catch {
-        return false;
+        // ended while we looked
       }
-    }).length;
-    mostAtOnce = Math.max(mostAtOnce, running);
+    }
+    const outer = [...bwraps.values()].filter((parent) => !bwraps.has(parent)).length;
+    mostAtOnce = Math.max(mostAtOnce, outer);
   }, 20);
   try {
     const results = await Promise.all(Array.from({ length: 5 }, () => sandbox.run({ command: ["python3", "-c", "import time; time.sleep(1)", marker] })));
@@ -124,7 +128,7 @@ test("the sandbox root holds libraries, prlimit and the runtime; no /root, /home
     runtimes: [runtime],
     limits: DEFAULT_LIMITS,
     files: [{ fd: 4, path: "main.py" }],
-    statusFd: 3,
+    setupDoneFd: 3,
     env: sandboxEnv([runtime]),
     argv: ["python3", "main.py"],
     canDisableUserns: true,
@@ -172,4 +176,14 @@ test("each run's cgroups are removed after it, and a dead server's leftover grou
   } finally {
     await next.close();
   }
+});
+
+test("a sandbox bwrap fails to build is no program result; a program that imitates bwrap's error is one", async () => {
+  // `main.py/x` makes bwrap create main.py as a directory, so copying the program to main.py fails during setup.
+  const error = await sandbox.run({ program: { language: "python", source: "print(1)" }, files: { "main.py/x": "" } }).catch((e: unknown) => e);
+  assert.ok(error instanceof SandboxUnavailableError, String(error));
+  assert.match(error.reason, /bubblewrap could not start the sandbox \(bwrap: /);
+  const imitation = await sandbox.run({ command: ["python3", "-c", "import sys\nprint('bwrap: Can\\'t find source path /x: Permission denied', file=sys.stderr)\nsys.exit(1)"] });
+  assert.equal(imitation.exitCode, 1);
+  assert.match(imitation.stderr, /^bwrap: Can't find source path/);
 });

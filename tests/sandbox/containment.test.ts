@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
-import { BubblewrapSandbox, type SandboxResult, type SandboxRunRequest } from "../../src/sandbox/index.ts";
+import { BubblewrapSandbox, pythonRuntime, type SandboxResult, type SandboxRunRequest } from "../../src/sandbox/index.ts";
 
 const MARKER = `ngsbx${randomBytes(6).toString("hex")}`;
 const SECRET = `secret-${randomBytes(12).toString("hex")}`;
@@ -254,4 +254,23 @@ test("nothing left in /dev/shm, /tmp or the work dir reaches the next run", asyn
 test("after every attack: the server answers and no process of any run is left", async () => {
   await serverAnswers();
   assert.deepEqual(processesWithMarker(), []);
+});
+
+// A root server without a pids cgroup starts bwrap as nobody (the kernel never applies RLIMIT_NPROC to uid 0): the
+// fork bomb then meets RLIMIT_NPROC, counted in the run's own user namespace. Shown with the pids cgroup left out here.
+const asNobody = process.getuid?.() === 0 && existsSync("/usr/bin/python3") ? false : "needs root and /usr/bin/python3";
+test("as nobody (root, no pids cgroup): a fork bomb stops at RLIMIT_NPROC, counted for this run alone", { skip: asNobody }, async () => {
+  const nobody = new BubblewrapSandbox({ cgroupControllers: ["memory", "cpuacct"], runtimes: () => [pythonRuntime("/usr/bin/python3")] });
+  try {
+    const result = await nobody.run({
+      command: ["python3", "-c", "import os, time\nforks = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            time.sleep(30)\n            os._exit(0)\n        forks += 1\nexcept OSError as e:\n    print(forks, os.getuid(), e.errno)", MARKER],
+      limits: { processes: 20, wallMs: 5000 },
+    });
+    // 20 = bwrap's pid 1 + the program + 18 forks; EAGAIN (11) when the 19th is refused.
+    assert.equal(result.stdout, "18 65534 11\n");
+    assert.deepEqual(processesWithMarker(), []);
+    await serverAnswers();
+  } finally {
+    await nobody.close();
+  }
 });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BubblewrapSandbox, SandboxUnavailableError } from "../../src/sandbox/index.ts";
+import { BubblewrapSandbox, pythonRuntime, SandboxUnavailableError } from "../../src/sandbox/index.ts";
 import { resourcesServer } from "../../src/server/index.ts";
 import { injectServer } from "../../src/testing/index.ts";
 
@@ -67,4 +67,14 @@ test("an environment whose sandbox is unavailable answers 503 with the cause and
     await env.close();
     await sandbox.close();
   }
+});
+
+const pyenvUnderRoot = process.getuid?.() === 0 && pythonRuntime().hostInterpreter.startsWith("/root/") ? false : "needs root and a python3 under /root (pyenv)";
+test("as nobody (root, no pids cgroup), a Python under /root is a 503 naming the path and what to use instead", { skip: pyenvUnderRoot }, async () => {
+  const sandbox = new BubblewrapSandbox({ cgroupControllers: [] });
+  const error = await sandbox.ensureAvailable().catch((e: unknown) => e);
+  assert.ok(error instanceof SandboxUnavailableError, String(error));
+  assert.match(error.reason, /cannot bind \/root\/\S+ into the sandbox: Permission denied; bwrap runs as nobody/);
+  assert.match(error.fix, /\/usr\/bin\/python3/);
+  await sandbox.close();
 });

@@ -40,8 +40,12 @@ export interface BwrapInvocation {
   limits: SandboxLimits;
   /** Files to copy into the work dir: the fd bwrap reads each from, and its path relative to the work dir. */
   files: { fd: number; path: string }[];
-  /** The fd bwrap writes its JSON status to ({"child-pid": …} once the sandbox is up). */
-  statusFd: number;
+  /**
+   * An fd of a one-byte file that bwrap reads once setup is done (--block-fd: after every mount, the pivot and the
+   * privilege drop, right before the exec). The file offset is shared with the server's own descriptor, so the server
+   * can tell afterwards whether the sandbox was fully built or bwrap failed building it.
+   */
+  setupDoneFd: number;
   env: Record<string, string>;
   argv: string[];
   /** bwrap ≥ 0.8 can forbid user namespaces inside the sandbox (one less kernel surface). */
@@ -109,7 +113,7 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   for (const dir of parentDirs(invocation.files.map((file) => file.path))) args.push("--perms", "0755", "--dir", `${WORK_DIR}/${dir}`);
   for (const file of invocation.files) args.push("--perms", "0644", "--file", String(file.fd), `${WORK_DIR}/${file.path}`);
   args.push("--chdir", WORK_DIR, "--remount-ro", "/");
-  args.push("--json-status-fd", String(invocation.statusFd));
+  args.push("--block-fd", String(invocation.setupDoneFd));
   args.push("--clearenv");
   for (const [name, value] of Object.entries(invocation.env)) args.push("--setenv", name, value);
   args.push("--", ...prlimitArgs(limits), ...invocation.argv);

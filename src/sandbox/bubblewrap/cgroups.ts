@@ -3,11 +3,12 @@
 // does not bind uid 0 at all), the CPU time of every process including the ones that exited unwaited-for, the peak
 // memory, and a list of every process left to kill. cgroup v2 (one unified tree) is not used yet: on a v2-only host
 // the provider falls back to rlimits and reports cpuMs/maxRssKb as null (see README.md).
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { chownSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export type CgroupController = "memory" | "pids" | "cpuacct";
-const CONTROLLERS: CgroupController[] = ["memory", "pids", "cpuacct"];
+export const CGROUP_CONTROLLERS: readonly CgroupController[] = ["memory", "pids", "cpuacct"];
+const CONTROLLERS = CGROUP_CONTROLLERS;
 
 /** Where each controller's per-run groups go: a folder this process created inside its own cgroup. */
 export type CgroupParents = Partial<Record<CgroupController, string>>;
@@ -53,8 +54,10 @@ function ownPaths(): Map<string, string> {
  * Creates `<own cgroup>/<folderName>` for each controller that allows it. Never throws: a controller that cannot be
  * used is named in `missing` with the reason.
  */
-export function prepareCgroups(folderName: string): CgroupSupport {
+export function prepareCgroups(folderName: string, controllers: readonly CgroupController[] = CONTROLLERS): CgroupSupport {
   const support: CgroupSupport = { parents: {}, missing: {} };
+  for (const controller of CONTROLLERS) if (!controllers.includes(controller)) support.missing[controller] = "not asked for in the provider's options";
+  if (controllers.length === 0) return support;
   let mounts: V1Mount[] = [];
   let own = new Map<string, string>();
   try {
@@ -64,7 +67,7 @@ export function prepareCgroups(folderName: string): CgroupSupport {
     for (const controller of CONTROLLERS) support.missing[controller] = `cannot read /proc/self/mountinfo or /proc/self/cgroup: ${(error as Error).message}`;
     return support;
   }
-  for (const controller of CONTROLLERS) {
+  for (const controller of controllers) {
     const mount = mounts.find((m) => m.controllers.includes(controller));
     const path = own.get(controller);
     if (!mount || path === undefined) {
@@ -143,7 +146,7 @@ export class RunCgroup {
    * Creates the run's groups with their limits. Throws when one of them cannot be made: the provider relies on every
    * controller it found at startup (as root, the pids group is the only process limit), so a run never goes without.
    */
-  static create(parents: CgroupParents, runName: string, limits: { memoryBytes: number; processes: number }): RunCgroup {
+  static create(parents: CgroupParents, runName: string, limits: { memoryBytes: number; processes: number }, joiner?: { uid: number; gid: number }): RunCgroup {
     const dirs: Partial<Record<CgroupController, string>> = {};
     for (const controller of CONTROLLERS) {
       const parent = parents[controller];
@@ -163,6 +166,8 @@ export class RunCgroup {
           }
         }
         if (controller === "pids") writeFileSync(join(dir, "pids.max"), String(limits.processes));
+        // A launcher that is not root may still move itself in: it owns the group's cgroup.procs, nothing else.
+        if (joiner) chownSync(join(dir, "cgroup.procs"), joiner.uid, joiner.gid);
       } catch (error) {
         for (const made of Object.values(dirs)) removeGroupTree(made);
         throw new Error(`cannot create the run's ${controller} cgroup ${dir}: ${(error as Error).message}`);

@@ -47,6 +47,10 @@ export function bwrapVersion(bwrapPath: string): [number, number, number] | unde
 /** What bwrap's own error on stderr (the sandbox never started) means, and what fixes it. */
 export function sandboxStartFailure(stderr: string): SandboxUnavailableError {
   const said = stderr.trim().split("\n").slice(-3).join(" / ") || "no message";
+  const unbindable = /Can't find source path (.*?): (.*)$/m.exec(stderr);
+  if (unbindable) {
+    return new SandboxUnavailableError(`bubblewrap cannot bind ${unbindable[1]} into the sandbox: ${unbindable[2]!.trim()}`, "make that path readable, or configure a runtime whose files are");
+  }
   if (/namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(said)) {
     return new SandboxUnavailableError(
       `bubblewrap cannot create its namespaces here (${said})`,
@@ -54,11 +58,4 @@ export function sandboxStartFailure(stderr: string): SandboxUnavailableError {
     );
   }
   return new SandboxUnavailableError(`bubblewrap could not start the sandbox (${said})`, "run the bwrap command from the server's log by hand to see what fails, and fix that");
-}
-
-export function processLimitUnenforceable(pidsMissing: string | undefined): SandboxUnavailableError {
-  return new SandboxUnavailableError(
-    `no process limit can be enforced: this server runs as root, and the kernel never applies RLIMIT_NPROC to uid 0, and there is no pids cgroup to use instead (${pidsMissing ?? "unknown"})`,
-    "run the server as a non-root user, or give it a writable cgroup v1 pids hierarchy",
-  );
 }

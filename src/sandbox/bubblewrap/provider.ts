@@ -11,20 +11,22 @@
 //     (double-forked, setsid'd daemons included); --die-with-parent does the same if this server dies; the cgroups
 //     are then swept for anything left and removed.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { availableParallelism } from "node:os";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { constants as osConstants } from "node:os";
 import { performance } from "node:perf_hooks";
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { SandboxUnavailableError } from "../../protocol/errors.ts";
 import { Semaphore } from "../../models/semaphore.ts";
 import { DEFAULT_LIMITS, resolveLimits } from "../limits.ts";
 import { CappedOutput } from "../output.ts";
 import { pythonRuntime, type SandboxRuntime } from "../runtimes.ts";
 import type { SandboxLimits, SandboxProvider, SandboxResult, SandboxRunRequest } from "../types.ts";
-import { baseRoot, bwrapArgs, sandboxEnv, type SandboxRoot } from "./args.ts";
-import { groupFolderName, prepareCgroups, removeGroupTree, RunCgroup, type CgroupSupport } from "./cgroups.ts";
+import { baseRoot, bwrapArgs, SANDBOX_UID, sandboxEnv, type SandboxRoot } from "./args.ts";
+import { CGROUP_CONTROLLERS, groupFolderName, prepareCgroups, removeGroupTree, RunCgroup, type CgroupController, type CgroupSupport } from "./cgroups.ts";
 import { inheritableFds, launchCommand } from "./launcher.ts";
-import { bwrapVersion, findExecutable, isExecutable, missingBubblewrap, missingPrlimit, processLimitUnenforceable, sandboxStartFailure } from "./probe.ts";
+import { bwrapVersion, findExecutable, isExecutable, missingBubblewrap, missingPrlimit, sandboxStartFailure } from "./probe.ts";
 
 export interface BubblewrapOptions {
   /** What the sandbox can run; default: Python (python3 on PATH, resolved to the real interpreter). */
@@ -33,8 +35,8 @@ export interface BubblewrapOptions {
   limits?: Partial<SandboxLimits>;
   /** Runs at once (NeMo Gym code_gen's `num_processes`); the others wait. Default: the CPUs here. */
   maxConcurrent?: number;
-  /** Use per-run cgroups where writable (default true). */
-  useCgroups?: boolean;
+  /** The cgroup v1 controllers to use per run where writable (default all: memory, pids, cpuacct; [] for none). */
+  cgroupControllers?: CgroupController[];
   bwrapPath?: string;
   prlimitPath?: string;
 }
@@ -49,10 +51,17 @@ interface Ready {
   shellPath: string | undefined;
   /** Descriptors this server inherited without O_CLOEXEC: closed before bwrap starts. */
   inheritedFds: number[];
+  /**
+   * Who bwrap runs as, when not as this server. A root server without a pids cgroup starts it as nobody: the kernel
+   * never applies RLIMIT_NPROC to uid 0, but does to nobody's processes in their own user namespace.
+   */
+  launchAs?: { uid: number; gid: number };
+  /** A one-byte file each run opens anew and hands bwrap as its --block-fd (see args.ts). */
+  setupDoneFile: string;
 }
 
 const FIRST_FILE_FD = 4;
-const STATUS_FD = 3;
+const SETUP_DONE_FD = 3;
 /** bwrap and its wrapper get this environment only: /proc/1/environ inside shows nothing of the server's. */
 const LAUNCHER_ENV = { PATH: "/usr/bin:/bin" };
 
@@ -68,6 +77,7 @@ export class BubblewrapSandbox implements SandboxProvider {
   private ready?: Promise<Ready>;
   private readonly running = new Set<ChildProcess>();
   private runCount = 0;
+  private readonly setupDoneFiles: string[] = [];
   private closed = false;
 
   constructor(private readonly options: BubblewrapOptions = {}) {
@@ -101,10 +111,7 @@ export class BubblewrapSandbox implements SandboxProvider {
     if (!prlimitPath || !isExecutable(prlimitPath)) throw missingPrlimit();
     const version = bwrapVersion(bwrapPath);
     const canDisableUserns = version !== undefined && (version[0] > 0 || version[1] >= 8);
-    const cgroups: CgroupSupport =
-      this.options.useCgroups === false
-        ? { parents: {}, missing: { memory: "disabled by the provider's options", pids: "disabled by the provider's options", cpuacct: "disabled by the provider's options" } }
-        : prepareCgroups(groupFolderName(process.pid, ++providerCount));
+    const cgroups = prepareCgroups(groupFolderName(process.pid, ++providerCount), this.options.cgroupControllers ?? CGROUP_CONTROLLERS);
     try {
       return await this.probeWith(bwrapPath, prlimitPath, canDisableUserns, cgroups);
     } catch (error) {
@@ -114,17 +121,27 @@ export class BubblewrapSandbox implements SandboxProvider {
   }
 
   private async probeWith(bwrapPath: string, prlimitPath: string, canDisableUserns: boolean, cgroups: CgroupSupport): Promise<Ready> {
-    if (process.getuid?.() === 0 && !cgroups.parents.pids) throw processLimitUnenforceable(cgroups.missing.pids);
+    const launchAs = process.getuid?.() === 0 && !cgroups.parents.pids ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : undefined;
     const runtimes = (this.options.runtimes ?? (() => [pythonRuntime()]))();
     const shellPath = findExecutable("bash");
     const inheritedFds = inheritableFds();
     if (!shellPath && (inheritedFds.length > 0 || Object.keys(cgroups.parents).length > 0)) {
       throw new SandboxUnavailableError("bash, which starts bwrap inside the run's cgroups and closes inherited descriptors, is not installed", "apt-get install -y bash");
     }
-    const ready: Ready = { bwrapPath, root: baseRoot(prlimitPath), runtimes, cgroups, canDisableUserns, shellPath, inheritedFds };
-    // One real sandbox, every namespace included: a host that refuses one fails here with bwrap's own words.
-    const result = await this.runIn(ready, { command: ["/usr/bin/prlimit", "--version"] }, resolveLimits(this.limits, { wallMs: 15_000 }));
-    if (result.exitCode !== 0) throw sandboxStartFailure(result.stderr);
+    const setupDoneFile = join(mkdtempSync(join(tmpdir(), "nemo-gym-sandbox-")), "setup-done");
+    writeFileSync(setupDoneFile, "x");
+    this.setupDoneFiles.push(setupDoneFile);
+    const ready: Ready = { bwrapPath, root: baseRoot(prlimitPath), runtimes, cgroups, canDisableUserns, shellPath, inheritedFds, launchAs, setupDoneFile };
+    // Real sandboxes, every namespace included, one per runtime: a host that refuses a namespace, or a runtime whose
+    // files the sandbox cannot bind, fails here with bwrap's own words.
+    const limits = resolveLimits(this.limits, { wallMs: 15_000 });
+    for (const command of [["/usr/bin/prlimit", "--version"], ...runtimes.map((runtime) => runtime.probeCommand)]) {
+      const result = await this.runIn(ready, { command }, limits).catch((error: unknown) => {
+        if (error instanceof SandboxUnavailableError && launchAs && /Permission denied/.test(error.reason)) throw unreadableAsNobody(error.reason);
+        throw error;
+      });
+      if (result.exitCode !== 0) throw sandboxStartFailure(result.stderr);
+    }
     return ready;
   }
 
@@ -146,7 +163,7 @@ export class BubblewrapSandbox implements SandboxProvider {
     const fileEntries = Object.entries(files);
     let cgroup: RunCgroup;
     try {
-      cgroup = RunCgroup.create(ready.cgroups.parents, `run-${++this.runCount}`, limits);
+      cgroup = RunCgroup.create(ready.cgroups.parents, `run-${++this.runCount}`, limits, ready.launchAs);
     } catch (error) {
       throw new SandboxUnavailableError((error as Error).message, "check that nothing else removes or restricts this server's cgroups (the provider creates its own under them)");
     }
@@ -156,7 +173,7 @@ export class BubblewrapSandbox implements SandboxProvider {
         runtimes: ready.runtimes,
         limits,
         files: fileEntries.map(([path], index) => ({ fd: FIRST_FILE_FD + index, path })),
-        statusFd: STATUS_FD,
+        setupDoneFd: SETUP_DONE_FD,
         env: sandboxEnv(ready.runtimes, request.env),
         argv,
         canDisableUserns: ready.canDisableUserns,
@@ -164,18 +181,32 @@ export class BubblewrapSandbox implements SandboxProvider {
       // Descriptors below the run's own stdio count are replaced by its pipes; the rest are closed.
       const closeFds = ready.inheritedFds.filter((fd) => fd >= FIRST_FILE_FD + fileEntries.length);
       const launch = launchCommand(ready.shellPath, ready.bwrapPath, args, cgroup.procsFiles, closeFds);
-      return await this.spawnRun(launch.file, launch.args, fileEntries, request, limits, cgroup);
+      const setupDone = openSync(ready.setupDoneFile, "r");
+      try {
+        return await this.spawnRun(launch.file, launch.args, fileEntries, request, limits, cgroup, ready.launchAs, setupDone);
+      } finally {
+        closeSync(setupDone);
+      }
     } finally {
       await cgroup.destroy();
     }
   }
 
-  private spawnRun(file: string, args: string[], files: [string, string | Uint8Array][], request: SandboxRunRequest, limits: SandboxLimits, cgroup: RunCgroup): Promise<SandboxResult> {
+  private spawnRun(
+    file: string,
+    args: string[],
+    files: [string, string | Uint8Array][],
+    request: SandboxRunRequest,
+    limits: SandboxLimits,
+    cgroup: RunCgroup,
+    launchAs: Ready["launchAs"],
+    setupDoneFd: number,
+  ): Promise<SandboxResult> {
     return new Promise((resolve, reject) => {
-      const stdio: StdioOptions = ["pipe", "pipe", "pipe", "pipe", ...files.map(() => "pipe" as const)];
+      const stdio: StdioOptions = ["pipe", "pipe", "pipe", setupDoneFd, ...files.map(() => "pipe" as const)];
       const started = performance.now();
       // detached: a process group of its own, so one kill reaches the wrapper and bwrap.
-      const child = spawn(file, args, { stdio, detached: true, env: LAUNCHER_ENV, cwd: "/" });
+      const child = spawn(file, args, { stdio, detached: true, env: LAUNCHER_ENV, cwd: "/", ...launchAs });
       this.running.add(child);
       let killedBy: "wall" | "output" | "abort" | "close" | undefined;
       const kill = (why: NonNullable<typeof killedBy>) => {
@@ -184,10 +215,6 @@ export class BubblewrapSandbox implements SandboxProvider {
       };
       const stdout = new CappedOutput(child.stdout!, limits.outputBytes, () => kill("output"));
       const stderr = new CappedOutput(child.stderr!, limits.outputBytes, () => kill("output"));
-      let status = "";
-      const statusStream = child.stdio[STATUS_FD] as Readable;
-      statusStream.on("data", (chunk: Buffer) => (status += chunk.toString("utf8")));
-      statusStream.on("error", () => {});
       files.forEach(([, content], index) => {
         const stream = child.stdio[FIRST_FILE_FD + index] as Writable;
         stream.on("error", () => {});
@@ -220,8 +247,9 @@ export class BubblewrapSandbox implements SandboxProvider {
         killGroup(child);
         if (!exit) return;
         const wallMs = (exitedAt ?? performance.now()) - started;
-        const sandboxStarted = /"child-pid"/.test(status);
-        if (!sandboxStarted && killedBy === undefined) {
+        // bwrap reads the byte only once the sandbox is fully built; the offset it moved is shared with our descriptor.
+        const sandboxBuilt = readSync(setupDoneFd, Buffer.alloc(1), 0, 1, null) === 0;
+        if (!sandboxBuilt && killedBy === undefined) {
           reject(sandboxStartFailure(stderr.text()));
           return;
         }
@@ -250,7 +278,15 @@ export class BubblewrapSandbox implements SandboxProvider {
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const ready = await this.ready?.catch(() => undefined);
     for (const parent of Object.values(ready?.cgroups.parents ?? {})) removeGroupTree(parent);
+    for (const file of this.setupDoneFiles.splice(0)) rmSync(join(file, ".."), { recursive: true, force: true });
   }
+}
+
+function unreadableAsNobody(reason: string): SandboxUnavailableError {
+  return new SandboxUnavailableError(
+    `${reason}; bwrap runs as nobody (uid ${SANDBOX_UID}) because this server is root without a writable pids cgroup (the kernel never applies RLIMIT_NPROC to uid 0), and nobody cannot read that path`,
+    "use an interpreter every user can read (apt-get install -y python3, then the runtime's interpreter /usr/bin/python3), or give the server a writable cgroup v1 pids hierarchy, or run it as a non-root user",
+  );
 }
 
 function killGroup(child: ChildProcess) {
