@@ -220,7 +220,7 @@ export class RunCgroup {
 
   /** SIGKILLs whatever is still in the groups until they are empty, then removes them. */
   async destroy(): Promise<void> {
-    for (let round = 0; round < 100; round++) {
+    for (let round = 0; round < 1000; round++) {
       const pids = this.remainingPids();
       if (pids.length === 0) break;
       for (const pid of pids) {
@@ -230,17 +230,17 @@ export class RunCgroup {
           // exited meanwhile
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
     for (const dir of Object.values(this.dirs)) {
-      for (let attempt = 0; attempt < 50; attempt++) {
+      for (let attempt = 0; attempt < 500; attempt++) {
         try {
           rmdirSync(dir);
           break;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") break;
           // EBUSY: the last task is still being reaped
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await new Promise((resolve) => setTimeout(resolve, 1));
         }
       }
     }

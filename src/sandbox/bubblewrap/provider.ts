@@ -151,6 +151,7 @@ export class BubblewrapSandbox implements SandboxProvider {
     const ready = await this.prepare();
     const release = await this.semaphore.acquire();
     try {
+      if (this.closed) throw new Error("sandbox provider is closed");
       if (request.signal?.aborted) throw request.signal.reason ?? new Error("aborted");
       return await this.runIn(ready, request, limits);
     } finally {
