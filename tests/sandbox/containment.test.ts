@@ -229,6 +229,18 @@ print(json.dumps({"rc": rc, "errno": ctypes.get_errno()}))`);
   await serverAnswers();
 });
 
+test("no new user namespace inside (--disable-userns): one less kernel surface to attack from", async () => {
+  const result = await python(`
+import ctypes, json
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER = 0x10000000
+rc = libc.unshare(CLONE_NEWUSER)
+print(json.dumps({"rc": rc, "errno": ctypes.get_errno()}))`);
+  const out = jsonOut(result);
+  assert.equal(out.rc, -1);
+  assert.ok(out.errno === 28 || out.errno === 1, `errno ${out.errno}`); // ENOSPC (max_user_namespaces 0) or EPERM
+});
+
 test("a double-forked, setsid daemon does not outlive its run", async () => {
   const result = await python(`
 import os, sys, time
