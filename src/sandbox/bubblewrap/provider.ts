@@ -13,7 +13,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { constants as osConstants } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Writable } from "node:stream";
@@ -112,15 +112,20 @@ export class BubblewrapSandbox implements SandboxProvider {
     const version = bwrapVersion(bwrapPath);
     const canDisableUserns = version !== undefined && (version[0] > 0 || version[1] >= 8);
     const cgroups = prepareCgroups(groupFolderName(process.pid, ++providerCount), this.options.cgroupControllers ?? CGROUP_CONTROLLERS);
+    const setupDoneFile = join(mkdtempSync(join(tmpdir(), "nemo-gym-sandbox-")), "setup-done");
+    writeFileSync(setupDoneFile, "x");
     try {
-      return await this.probeWith(bwrapPath, prlimitPath, canDisableUserns, cgroups);
+      const ready = await this.probeWith(bwrapPath, prlimitPath, canDisableUserns, cgroups, setupDoneFile);
+      this.setupDoneFiles.push(setupDoneFile);
+      return ready;
     } catch (error) {
       for (const parent of Object.values(cgroups.parents)) removeGroupTree(parent);
+      rmSync(dirname(setupDoneFile), { recursive: true, force: true });
       throw error;
     }
   }
 
-  private async probeWith(bwrapPath: string, prlimitPath: string, canDisableUserns: boolean, cgroups: CgroupSupport): Promise<Ready> {
+  private async probeWith(bwrapPath: string, prlimitPath: string, canDisableUserns: boolean, cgroups: CgroupSupport, setupDoneFile: string): Promise<Ready> {
     const launchAs = process.getuid?.() === 0 && !cgroups.parents.pids ? { uid: SANDBOX_UID, gid: SANDBOX_UID } : undefined;
     const runtimes = (this.options.runtimes ?? (() => [pythonRuntime()]))();
     const shellPath = findExecutable("bash");
@@ -128,9 +133,6 @@ export class BubblewrapSandbox implements SandboxProvider {
     if (!shellPath && (inheritedFds.length > 0 || Object.keys(cgroups.parents).length > 0)) {
       throw new SandboxUnavailableError("bash, which starts bwrap inside the run's cgroups and closes inherited descriptors, is not installed", "apt-get install -y bash");
     }
-    const setupDoneFile = join(mkdtempSync(join(tmpdir(), "nemo-gym-sandbox-")), "setup-done");
-    writeFileSync(setupDoneFile, "x");
-    this.setupDoneFiles.push(setupDoneFile);
     const ready: Ready = { bwrapPath, root: baseRoot(prlimitPath), runtimes, cgroups, canDisableUserns, shellPath, inheritedFds, launchAs, setupDoneFile };
     // Real sandboxes, every namespace included, one per runtime: a host that refuses a namespace, or a runtime whose
     // files the sandbox cannot bind, fails here with bwrap's own words.
@@ -279,7 +281,7 @@ export class BubblewrapSandbox implements SandboxProvider {
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const ready = await this.ready?.catch(() => undefined);
     for (const parent of Object.values(ready?.cgroups.parents ?? {})) removeGroupTree(parent);
-    for (const file of this.setupDoneFiles.splice(0)) rmSync(join(file, ".."), { recursive: true, force: true });
+    for (const file of this.setupDoneFiles.splice(0)) rmSync(dirname(file), { recursive: true, force: true });
   }
 }
 
