@@ -7,6 +7,7 @@ import { collectionBench, formatCollection } from "./collection.ts";
 import { formatModelProxy, modelProxyBench } from "./model-proxy.ts";
 import { formatGateway, gatewayBench } from "./gateway.ts";
 import { formatVerify, verifyBench } from "./verify.ts";
+import { formatSandbox, sandboxBench } from "./sandbox.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -35,6 +36,13 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
     async run() {
       const result = await verifyBench();
       return { result, text: formatVerify(result) };
+    },
+  },
+  sandbox: {
+    title: "Sandbox: one bubblewrap run per program (python3 -c pass, a 10-case code_gen-style verify, throughput per concurrency limit)",
+    async run() {
+      const result = await sandboxBench();
+      return { result, text: formatSandbox(result) };
     },
   },
 };

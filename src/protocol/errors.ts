@@ -30,6 +30,23 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The environment cannot run untrusted code here: no sandbox (bubblewrap missing, namespaces refused, a limit the
+ * kernel cannot enforce). A 503 naming the cause and the fix, never a reward: nothing ran, and nothing may run
+ * unsandboxed instead. Thrown by src/sandbox; the server maps it like any HttpError.
+ */
+export class SandboxUnavailableError extends HttpError {
+  constructor(
+    /** What is missing or refused, e.g. "bubblewrap (bwrap) is not installed". */
+    readonly reason: string,
+    /** What the operator runs or changes to get a sandbox. */
+    readonly fix: string,
+  ) {
+    super(503, `Sandbox unavailable: ${reason}. Fix: ${fix}`);
+    this.name = "SandboxUnavailableError";
+  }
+}
+
 /** A non-2xx answer from another Gym server; becomes NeMo Gym's "Hit an exception … calling an inner server" 500. */
 /** On a 500 caused by an inner server's error answer: that answer's status (our extension; NeMo Gym sends none). */
 export const INNER_STATUS_HEADER = "x-ng-inner-status";
