@@ -9,6 +9,7 @@ import { envTestCommand } from "./env-test.ts";
 import { envValidateCommand } from "./env-validate.ts";
 import { envWrapCommand } from "./env-wrap.ts";
 import { evalAggregateCommand } from "./eval-aggregate.ts";
+import { evalPrepareCommand } from "./eval-prepare.ts";
 import { evalReverifyCommand } from "./eval-reverify.ts";
 import { evalRunCommand } from "./eval-run.ts";
 import { gatewayCommand } from "./gateway.ts";
@@ -23,6 +24,7 @@ export const COMMANDS: readonly GymCommand[] = [
   envStatusCommand,
   envResolveCommand,
   envValidateCommand,
+  evalPrepareCommand,
   evalRunCommand,
   evalReverifyCommand,
   evalAggregateCommand,
