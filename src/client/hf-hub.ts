@@ -56,6 +56,7 @@ export class HuggingFaceHub {
 
   constructor(options: HubOptions = {}) {
     this.endpoint = (options.endpoint ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, "");
+    if (!/^https?:\/\/[^/]/.test(this.endpoint)) throw new HubError(`HF_ENDPOINT '${this.endpoint}' is not an http(s) URL (default ${DEFAULT_HF_ENDPOINT})`);
     this.token = options.token || undefined;
     this.options = options;
   }

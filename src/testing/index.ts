@@ -47,3 +47,4 @@ export * from "./parity.ts";
 export * from "./fake-vllm.ts";
 export * from "./fake-relax.ts";
 export * from "./ports.ts";
+export * from "./fake-hf-hub.ts";

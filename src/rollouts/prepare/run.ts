@@ -109,7 +109,7 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
   const cacheDir = options.cacheDir ?? defaultCacheDir(env);
   const results: PreparedBenchmark[] = [];
   for (const [i, entry] of entries.entries()) {
-    const { module, modulePath } = modules[i]!;
+    const { module } = modules[i]!;
     const jsonlPath = resolve(base, entry.jsonlFpath);
     const recordPath = `${jsonlPath}.prepare.json`;
     const moduleArgs = { ...(module.defaults ?? {}), ...args };
@@ -139,7 +139,7 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
     const record: PrepareRecord = {
       benchmark: entry.name,
       prepare_script: entry.prepareScript,
-      module: relative(base, modulePath),
+      module: modules[i]!.rel,
       args: moduleArgs,
       prepared_at: new Date().toISOString(),
       sources: sourceRecords,
@@ -212,13 +212,13 @@ function benchmarkEntries(resolved: ConfigDict, options: { cwd: string; env: Nod
 }
 
 /** NeMo Gym's prepare_script `benchmarks/x/prepare.py` is ported as the sibling `benchmarks/x/prepare.ts`. */
-async function loadPrepareModule(entry: BenchmarkEntry, roots: readonly string[]): Promise<{ module: PrepareModule; modulePath: string }> {
+async function loadPrepareModule(entry: BenchmarkEntry, roots: readonly string[]): Promise<{ module: PrepareModule; modulePath: string; rel: string }> {
   const rel = entry.prepareScript.replace(/\.py$/, ".ts");
   const located = resolveUnderRoots(rel, roots);
   if (!located.found) throw new UserError(`benchmark ${entry.name}: no prepare module ${rel} (the port of its prepare_script ${entry.prepareScript}) under ${[...new Set(roots)].join(", ")}`);
   const imported = (await import(pathToFileURL(located.path).href)) as { default?: unknown };
   if (!isPrepareModule(imported.default)) throw new UserError(`benchmark ${entry.name}: ${located.path} has no default export made with definePrepare(...)`);
-  return { module: imported.default, modulePath: located.path };
+  return { module: imported.default, modulePath: located.path, rel };
 }
 
 async function upToDate(jsonlPath: string, recordPath: string, args: Row): Promise<PrepareRecord | undefined> {
