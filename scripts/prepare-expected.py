@@ -3,7 +3,10 @@ benchmarks/<name>/prepare.py over each case's made-up rows: `datasets.load_datas
 and `urllib.request.urlretrieve` are replaced by stubs serving those rows, so no network and no `datasets`
 install are needed. Usage: python3 scripts/prepare-expected.py /path/to/NeMo-Gym [cases.json]
 """
+import base64
 import importlib.util
+import io
+import tarfile
 import json
 import sys
 import tempfile
@@ -54,7 +57,24 @@ sys.modules["nemo_gym.global_config"] = global_config
 
 
 def urlretrieve(url, filename):
-    rows = next(s["rows"] for s in current["sources"] if s.get("url") == url)
+    source = next(s for s in current["sources"] if s.get("url") == url)
+    if "tar" in source:
+        # A real archive (Python's default pax format; one member under a folder name past 100 characters).
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            for name, text in source["tar"].items():
+                data = text.encode("utf-8")
+                info = tarfile.TarInfo(name if len(name) > 60 else name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+            long_dir = "data/test/" + "x" * 120 + "/ignored.csv"
+            info = tarfile.TarInfo(long_dir)
+            info.size = 3
+            tar.addfile(info, io.BytesIO(b"a,b"))
+        Path(filename).write_bytes(buffer.getvalue())
+        source["tarBase64"] = base64.b64encode(buffer.getvalue()).decode("ascii")
+        return
+    rows = source["rows"]
     Path(filename).write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
 
 

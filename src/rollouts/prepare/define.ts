@@ -18,11 +18,14 @@ export interface HubSource {
   tag?: string;
 }
 
-/** A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script). */
+/**
+ * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
+ * row per line; a tar archive one row per regular file, `{name, data}` (data a Buffer), in archive order.
+ */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl";
+  format: "jsonl" | "tar";
   tag?: string;
 }
 

@@ -21,6 +21,7 @@ import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
 import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
 import { readJsonlRows, readParquetRows } from "./readers.ts";
+import { readTarMembers } from "./tar.ts";
 
 export interface PrepareOptions {
   /** `--benchmark NAME`: benchmarks/NAME/config.yaml (or benchmarks/NAME.yaml for `a/b`) under the search roots. */
@@ -259,7 +260,7 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
   const dest = join(context.cacheDir, "url", createHash("sha256").update(source.url).digest("hex").slice(0, 16), basename(new URL(source.url).pathname) || "file");
   if (context.force) rmSync(dest, { force: true });
   const done = await download(source.url, dest, context, { label: source.url });
-  const rows = readJsonlRows(dest, source.url);
+  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : readJsonlRows(dest, source.url);
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 

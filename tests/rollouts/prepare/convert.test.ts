@@ -3,19 +3,23 @@
 // same rows (scripts/prepare-expected.py, with load_dataset and urlretrieve stubbed to serve them).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../../../src/config/paths.ts";
 import { isPrepareModule, type Row, type Source } from "../../../src/rollouts/prepare/define.ts";
 import { parsePythonJson } from "../../../src/rollouts/prepare/readers.ts";
 import { convertRows, serializeRows } from "../../../src/rollouts/prepare/run.ts";
+import { readTarMembers } from "../../../src/rollouts/prepare/tar.ts";
 
 interface CaseSource {
   config?: string;
   split?: string;
   url?: string;
-  rows: Row[];
+  rows?: Row[];
+  /** A tar archive Python's tarfile wrote (read here with readTarMembers, as the runner reads it). */
+  tarBase64?: string;
 }
 interface Case {
   args?: Row;
@@ -29,6 +33,11 @@ const cases = parsePythonJson(readFileSync(join(import.meta.dirname, "convert-ca
 function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
   const hit = c.sources.find((s) => (source.kind === "url" ? s.url === source.url : s.split === source.split && s.config === source.config));
   if (hit) used.add(hit);
+  if (hit?.tarBase64) {
+    const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "data.tar");
+    writeFileSync(path, Buffer.from(hit.tarBase64, "base64"));
+    return readTarMembers(path).map((member) => ({ ...member }));
+  }
   return hit?.rows ?? [];
 }
 
