@@ -14,6 +14,8 @@ export interface FakeHubDataset {
   files: Record<string, Buffer>;
   /** Only requests with `Authorization: Bearer <token>` may read it. */
   gatedToken?: string;
+  /** What the gate covers: everything (a private repo), or only the files (a gated repo: metadata stays public). */
+  gate?: "all" | "files";
 }
 
 export interface FakeHubOptions {
@@ -57,7 +59,8 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
     if (repo !== undefined) {
       const dataset = datasets.get(repo);
       if (!dataset) return json(res, 404, { error: `Repository not found: ${repo}` });
-      if (dataset.gatedToken && req.headers.authorization !== `Bearer ${dataset.gatedToken}`) {
+      const gated = dataset.gatedToken !== undefined && (dataset.gate !== "files" || resolve !== null);
+      if (gated && req.headers.authorization !== `Bearer ${dataset.gatedToken}`) {
         return json(res, 401, { error: `Access to dataset ${repo} is restricted. You must have access to it and be authenticated to access it. Please log in.` });
       }
       const revision = decodeURIComponent((api?.[3] ?? resolve?.[2])!);

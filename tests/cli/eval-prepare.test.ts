@@ -96,7 +96,16 @@ test("a gated dataset without HF_TOKEN is one line naming HF_TOKEN (exit 2); wit
 
   const allowed = await gym(["--benchmark", "aime24"], root, { ...env, HF_TOKEN: "hf_secret" }, hub);
   assert.equal(allowed.code, 0, allowed.output);
-  assert.ok(hub.requests.filter((r) => r.authorization === "Bearer hf_secret").length >= 3, "the API calls carry the token");
+  assert.ok(hub.requests.filter((r) => r.authorization === "Bearer hf_secret").length >= 4, "the API calls and the download carry the token");
+
+  // A gated (not private) dataset: its listing is public, its files are not.
+  const filesOnly = await startFakeHub({ datasets: [{ repo: REPO, gatedToken: "hf_secret", gate: "files", files: { "default/train/0000.parquet": PARQUET } }] });
+  t.after(() => filesOnly.close());
+  const other = workspace();
+  const refusedFile = await gym(["--benchmark", "aime24"], other.root, other.env, filesOnly);
+  assert.equal(refusedFile.code, 2, refusedFile.output);
+  assert.equal(refusedFile.stderr.trim().split("\n").length, 1, refusedFile.stderr);
+  assert.match(refusedFile.stderr, /aime24: .*\/resolve\/.*: HTTP 401 \(a gated or private file: set HF_TOKEN/);
 });
 
 test("a benchmark of the user's own with a URL source (another search root): fetched, resumed, converted; a missing prepare module is one line", async (t) => {
