@@ -13,6 +13,7 @@ import { envValidateCommand } from "./env-validate.ts";
 import { envWrapCommand } from "./env-wrap.ts";
 import { evalAggregateCommand } from "./eval-aggregate.ts";
 import { evalProfileCommand } from "./eval-profile.ts";
+import { evalPrepareCommand } from "./eval-prepare.ts";
 import { evalReverifyCommand } from "./eval-reverify.ts";
 import { evalRunCommand } from "./eval-run.ts";
 import { gatewayCommand } from "./gateway.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: readonly GymCommand[] = [
   envStatusCommand,
   envResolveCommand,
   envValidateCommand,
+  evalPrepareCommand,
   evalRunCommand,
   evalReverifyCommand,
   evalAggregateCommand,

@@ -18,7 +18,10 @@
 
 // ---- the JSON-value model ----
 export { jsonEquals, jsonGetItem, jsonIterate, jsonLess, jsonLoads, jsonRepr, jsonStr, jsonTruthy, jsonTypeName } from "./json-value.ts";
-export { FLOAT_FIELDS, pythonJsonDumps, toPythonJson } from "./json-dumps.ts";
+export { FLOAT_FIELDS, pythonJsonDumps, pythonJsonDumpsTyped, toPythonJson, type PythonDumpsOptions } from "./json-dumps.ts";
+export { PythonRandom } from "./random.ts";
+export { NAMESPACE_URL, uuid5 } from "./uuid.ts";
+export { pythonCsvRows } from "./csv.ts";
 
 // ---- the Python-value model ----
 export { pythonJsonLoads } from "./json.ts";

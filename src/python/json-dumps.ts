@@ -35,3 +35,45 @@ function jsonNumber(value: number): string {
 function asciiJsonString(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+export interface PythonDumpsOptions {
+  /** `ensure_ascii` (Python's default true): everything past ASCII written as \uXXXX escapes. */
+  ensureAscii?: boolean;
+  /** `sort_keys`: dict keys in code point order. */
+  sortKeys?: boolean;
+}
+
+/**
+ * `json.dumps(value, ensure_ascii=…, sort_keys=…)` of a value in the PyValue model, where the int/float
+ * distinction is kept: a bigint is an int (`3`), a number a float (`3.0`, `1e-07`); dicts are Maps or plain
+ * objects (insertion order, undefined left out). For rows that must be byte-identical to what a Python script wrote.
+ */
+export function pythonJsonDumpsTyped(value: unknown, options: PythonDumpsOptions = {}): string {
+  const ensureAscii = options.ensureAscii ?? true;
+  const str = (s: string) => (ensureAscii ? asciiJsonString(s) : JSON.stringify(s));
+  const dump = (v: unknown): string => {
+    if (v === null || v === undefined) return "null";
+    if (typeof v === "boolean") return v ? "true" : "false";
+    if (typeof v === "bigint") return v.toString();
+    if (typeof v === "number") return Number.isNaN(v) ? "NaN" : !Number.isFinite(v) ? (v > 0 ? "Infinity" : "-Infinity") : floatRepr(v);
+    if (typeof v === "string") return str(v);
+    if (Array.isArray(v)) return `[${v.map(dump).join(", ")}]`;
+    if (typeof v === "object") {
+      let entries = (v instanceof Map ? [...v.entries()] : Object.entries(v)).filter(([, item]) => item !== undefined) as [string, unknown][];
+      if (options.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
+      return `{${entries.map(([k, item]) => `${str(String(k))}: ${dump(item)}`).join(", ")}}`;
+    }
+    throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+  };
+  return dump(value);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}

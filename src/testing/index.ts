@@ -48,3 +48,4 @@ export * from "./fake-vllm.ts";
 export * from "./fake-relax.ts";
 export * from "./ports.ts";
 export * from "./nemo-config-fields.ts";
+export * from "./fake-hf-hub.ts";

@@ -1,0 +1,91 @@
+// What a benchmark's prepare module declares (benchmarks/<name>/prepare.ts, the port of NeMo Gym's prepare.py):
+// where its rows come from and how one source row becomes the benchmark's row(s). The runner (run.ts) does the
+// rest the same way for every benchmark: download (resumable, checksummed), read, convert, write atomically, record.
+//
+// Rows are Python values (what NeMo Gym's script saw): an int is a bigint, a float a number, so that the written
+// JSON is byte-identical to Python's json.dumps (`3` vs `3.0`). Parquet int columns and JSON ints arrive as bigint.
+import { floatRepr } from "../../python/float.ts";
+
+export type Row = Record<string, any>;
+
+/** `load_dataset(repo, config, split=split)`: the dataset's Parquet files for that config and split. */
+export interface HubSource {
+  kind: "huggingface";
+  repo: string;
+  split: string;
+  config?: string;
+  /** Handed to `convert` (a language, a subject): which part of the benchmark this source is. */
+  tag?: string;
+}
+
+/**
+ * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
+ * row per line; a tar archive one row per regular file, `{name, data}` (data a Buffer), in archive order.
+ */
+export interface UrlSource {
+  kind: "url";
+  url: string;
+  format: "jsonl" | "tar";
+  tag?: string;
+}
+
+export type Source = HubSource | UrlSource;
+
+export const huggingFace = (repo: string, split: string, options: { config?: string; tag?: string } = {}): HubSource => ({ kind: "huggingface", repo, split, ...options });
+export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string } = {}): UrlSource => ({ kind: "url", url: href, format: options.format ?? "jsonl", ...(options.tag ? { tag: options.tag } : {}) });
+
+/** What `sources` may ask the Hub before the downloads start (`get_dataset_config_names`). */
+export interface SourceLookups {
+  configNames(repo: string): Promise<string[]>;
+}
+
+export interface ConvertContext<Args, State> {
+  /** NeMo Gym's prepare() keyword arguments (`+prepare_script_args.<name>=…`) over the module's defaults. */
+  args: Args;
+  source: Source;
+  tag: string | undefined;
+  /** The row's position in its source, from 0. */
+  index: number;
+  /** What `setup` made for this preparation (a seeded random generator, say). */
+  state: State;
+}
+
+export interface PrepareSpec<Args extends Row, State> {
+  /** The keyword arguments' defaults (NeMo Gym's prepare() signature). */
+  defaults?: Args;
+  sources: readonly Source[] | ((args: Args, lookups: SourceLookups) => readonly Source[] | Promise<readonly Source[]>);
+  setup?: (args: Args) => State;
+  /** One source row → its benchmark row, several rows, or none (skipped). */
+  convert(row: Row, context: ConvertContext<Args, State>): Row | Row[] | null | undefined;
+  /** Python's json.dumps flavour the script writes with: `ensure_ascii` (Python's default, true). */
+  ensureAscii?: boolean;
+  /** A check over all rows before anything is written (NeMo Gym's script raising on a bad row). */
+  validate?: (rows: readonly Row[]) => void;
+}
+
+export interface PrepareModule<Args extends Row = Row, State = unknown> extends PrepareSpec<Args, State> {
+  readonly kind: "gym-prepare-module";
+}
+
+export function definePrepare<Args extends Row = Row, State = undefined>(spec: PrepareSpec<Args, State>): PrepareModule<Args, State> {
+  return { ...spec, kind: "gym-prepare-module" };
+}
+
+export const isPrepareModule = (value: unknown): value is PrepareModule => typeof value === "object" && value !== null && (value as PrepareModule).kind === "gym-prepare-module";
+
+/** Python's `str(value)` of a row value (`str(row["answer"])`): an int as digits, a float as repr(float). */
+export function str(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") return floatRepr(value);
+  if (typeof value === "string") return value;
+  throw new TypeError(`str() of a ${Array.isArray(value) ? "list" : typeof value} is not needed by any benchmark`);
+}
+
+/** Python's `int(value)` of an int, a whole float or digits. */
+export function int(value: unknown): number {
+  const n = typeof value === "bigint" ? Number(value) : typeof value === "number" ? Math.trunc(value) : typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) throw new TypeError(`int() of ${String(value)}`);
+  return n;
+}

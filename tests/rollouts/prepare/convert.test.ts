@@ -1,0 +1,63 @@
+// Each benchmark's prepare module turns made-up source rows into exactly the bytes NeMo Gym's prepare.py writes
+// for them. The expected lines in convert-cases.json were produced by running NeMo Gym's own prepare() over the
+// same rows (scripts/prepare-expected.py, with load_dataset and urlretrieve stubbed to serve them).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PROJECT_ROOT } from "../../../src/config/paths.ts";
+import { isPrepareModule, type Row, type Source } from "../../../src/rollouts/prepare/define.ts";
+import { parsePythonJson } from "../../../src/rollouts/prepare/readers.ts";
+import { convertRows, serializeRows } from "../../../src/rollouts/prepare/run.ts";
+import { readTarMembers } from "../../../src/rollouts/prepare/tar.ts";
+
+interface CaseSource {
+  config?: string;
+  split?: string;
+  url?: string;
+  rows?: Row[];
+  /** A tar archive Python's tarfile wrote (read here with readTarMembers, as the runner reads it). */
+  tarBase64?: string;
+}
+interface Case {
+  args?: Row;
+  configNames?: string[];
+  sources: CaseSource[];
+  expected: string[];
+}
+
+const cases = parsePythonJson(readFileSync(join(import.meta.dirname, "convert-cases.json"), "utf8")) as Record<string, Case>;
+
+function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
+  const hit = c.sources.find((s) => (source.kind === "url" ? s.url === source.url : s.split === source.split && s.config === source.config));
+  if (hit) used.add(hit);
+  if (hit?.tarBase64) {
+    const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "data.tar");
+    writeFileSync(path, Buffer.from(hit.tarBase64, "base64"));
+    return readTarMembers(path).map((member) => ({ ...member }));
+  }
+  return hit?.rows ?? [];
+}
+
+for (const [name, c] of Object.entries(cases)) {
+  test(`${name}: made-up source rows become NeMo Gym's rows, byte for byte`, async () => {
+    const imported = (await import(pathToFileURL(join(PROJECT_ROOT, "benchmarks", name, "prepare.ts")).href)) as { default: unknown };
+    const module = imported.default;
+    assert.ok(isPrepareModule(module));
+    const args = { ...(module.defaults ?? {}), ...(c.args ?? {}) };
+    const sources = typeof module.sources === "function" ? await module.sources(args, { configNames: async () => c.configNames ?? [] }) : module.sources;
+    const used = new Set<CaseSource>();
+    const inputs = sources.map((source) => ({ source, rows: rowsFor(c, source, used) }));
+    assert.equal(used.size, c.sources.length, `${name}: every source of the case is one the module reads`);
+    const lines = serializeRows(module, convertRows(module, args, inputs)).split("\n").slice(0, -1);
+    assert.deepEqual(lines, c.expected);
+  });
+}
+
+test("the cases cover every prepare module shipped under benchmarks/", async () => {
+  const { readdirSync, existsSync } = await import("node:fs");
+  const withModule = readdirSync(join(PROJECT_ROOT, "benchmarks")).filter((dir) => existsSync(join(PROJECT_ROOT, "benchmarks", dir, "prepare.ts")));
+  assert.deepEqual(withModule.filter((dir) => !(dir in cases)), []);
+});

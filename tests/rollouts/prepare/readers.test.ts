@@ -1,0 +1,38 @@
+// Source files read as NeMo Gym's Python saw them: Parquet int columns (INT32 and INT64) as ints (bigint),
+// doubles as floats, strings as strings, nulls as None; JSON Lines with int and float kept apart.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parquetWriteBuffer } from "hyparquet-writer";
+import { readJsonlRows, readParquetRows } from "../../../src/rollouts/prepare/readers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gym-readers-"));
+
+test("Parquet: INT32 and INT64 columns are ints, DOUBLE floats, STRING text, null None", async () => {
+  const path = join(dir, "rows.parquet");
+  const buffer = parquetWriteBuffer({
+    columnData: [
+      { name: "small", data: [1, 2], type: "INT32" },
+      { name: "big", data: [2n ** 40n, -3n], type: "INT64" },
+      { name: "score", data: [1, 0.5], type: "DOUBLE" },
+      { name: "text", data: ["é", null], type: "STRING" },
+    ],
+  });
+  writeFileSync(path, Buffer.from(buffer));
+  assert.deepEqual(await readParquetRows(path), [
+    { small: 1n, big: 2n ** 40n, score: 1, text: "é" },
+    { small: 2n, big: -3n, score: 0.5, text: null },
+  ]);
+});
+
+test("JSON Lines: ints bigint, floats number, key order kept; a bad line is one line naming the source and line", () => {
+  const path = join(dir, "rows.jsonl");
+  writeFileSync(path, '{"b": 1, "a": 1.0, "c": [2, 2.5]}\n\n{"d": null}\n');
+  const rows = readJsonlRows(path, "https://example/test.jsonl");
+  assert.deepEqual(rows, [{ b: 1n, a: 1, c: [2n, 2.5] }, { d: null }]);
+  assert.deepEqual(Object.keys(rows[0]!), ["b", "a", "c"]);
+  writeFileSync(path, '{"a": 1}\n{oops\n');
+  assert.throws(() => readJsonlRows(path, "https://example/test.jsonl"), /https:\/\/example\/test\.jsonl: line 2 is not JSON/);
+});
