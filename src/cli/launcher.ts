@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
+import { ConfigError, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
 import { HttpClient } from "../client/index.ts";
 import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
@@ -70,7 +70,10 @@ function waitForMessage(child: Child, accept: (m: ChildMessage) => boolean, time
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`${child.instance.instanceName} did not ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {
-      if (message.type === "failed") done(new Error(`${child.instance.instanceName} failed to start: ${message.error}`));
+      if (message.type === "failed") {
+        const text = `${child.instance.instanceName} failed to start: ${message.error}`;
+        done(message.userError ? new ConfigError(text) : new Error(text));
+      }
       else if (accept(message)) done(undefined, message);
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
@@ -102,7 +105,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const raw = structuredClone(options.raw);
   const resolved = structuredClone(options.resolved);
   const instances = listServerInstances(resolved);
-  if (instances.length === 0) throw new Error("the config defines no server instances: pass --config with at least one server");
+  if (instances.length === 0) throw new ConfigError("the config defines no server instances: pass --config with at least one server");
   // Per graph: the token that unlocks the head server's secrets (NEMO_GYM_HEAD_TOKEN when set, so a client can be
   // given it beforehand), and the session signing every server shares.
   const headToken = process.env[HEAD_TOKEN_ENV] || newGraphSecret();

@@ -22,7 +22,11 @@ export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDi
     if (!answer.ok) throw new Error(`head server ${url} answered ${answer.status}`);
     return resolveConfig(parseConfigYaml(answer.json<string>()));
   } catch (error) {
-    throw new ConfigError(`cannot reach the head server at ${url} (${(error as Error).message}); start servers with \`gym env start\` first, or pass --config to start them here`);
+    // NeMo Gym: "Could not connect to the head server at … Perhaps you are not running a server or your head server is on a different port?"
+    throw new ConfigError(
+      `could not connect to the head server at http://${head.host ?? "127.0.0.1"}:${port} (${(error as Error).message}): no servers running, or the head server is on another port? ` +
+        `Start them with \`gym env start --config …\`, pass --config to start them for this command, or give the running head server's port with ++head_server.port=<port>`,
+    );
   } finally {
     await http.close();
   }

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HEAD_TOKEN_ENV } from "../client/head-token.ts";
 import { isServerDefinition } from "./definition.ts";
-import { startServer } from "./serve.ts";
+import { ServerConfigError, startServer } from "./serve.ts";
 import type { SessionSigning } from "./session-cookie.ts";
 
 export type LauncherMessage =
@@ -19,7 +19,8 @@ const SECRETS_TIMEOUT_MS = 30_000;
 export type ChildMessage =
   | { type: "listening"; instanceName: string; host: string; port: number; pid: number }
   | { type: "config-applied"; instanceName: string }
-  | { type: "failed"; instanceName: string; error: string };
+  /** `userError`: the instance's config is wrong (a bad field, a busy port): the message says what to change. */
+  | { type: "failed"; instanceName: string; error: string; userError?: boolean };
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -88,8 +89,11 @@ async function main(): Promise<void> {
 
 main().catch((error) => {
   const instanceName = process.env.NEMO_GYM_CONFIG_PATH ?? "?";
-  process.stderr.write(`ERROR ${instanceName} failed to start: ${(error as Error)?.stack ?? error}\n`);
-  send({ type: "failed", instanceName, error: (error as Error)?.message ?? String(error) });
+  const userError = error instanceof ServerConfigError;
+  // A config mistake is one line, said by the launcher when there is one; anything else keeps its stack.
+  if (!userError) process.stderr.write(`ERROR ${instanceName} failed to start: ${(error as Error)?.stack ?? error}\n`);
+  else if (!process.send) process.stderr.write(`ERROR ${instanceName} failed to start: ${error.message}\n`);
+  send({ type: "failed", instanceName, error: (error as Error)?.message ?? String(error), ...(userError ? { userError } : {}) });
   process.exitCode = 1;
   setTimeout(() => process.exit(1), 100).unref();
 });

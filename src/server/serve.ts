@@ -58,6 +58,7 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
     sessionSigning: options.sessionSigning ?? configuredSessionSigning(options.globalConfig) ?? randomSessionSigning(),
     stripRolloutPrefix: definition.stripRolloutPrefix,
     bodyLimitBytes: bodyLimitOf(fields, options.instanceName),
+    log: context.log,
   });
   await definition.register(app, context);
   app.addHook("onClose", async () => {
@@ -77,6 +78,14 @@ function bodyLimitOf(fields: Record<string, unknown>, instanceName: string): num
     throw new ServerConfigError(`invalid config for '${instanceName}': ${MAX_BODY_BYTES_KEY} must be a positive integer below ${V8_MAX_STRING_LENGTH}, got ${JSON.stringify(raw)}`);
   }
   return limit;
+}
+
+/** The override path of an instance's port: `<instance>.<server type>.<implementation>.port`. */
+export function portKeyOf(config: ConfigDict, instanceName: string): string {
+  const block = config[instanceName] as Record<string, Record<string, unknown>> | undefined;
+  const serverType = Object.keys(block ?? {})[0] ?? "<server type>";
+  const implementation = Object.keys(block?.[serverType] ?? {})[0] ?? "<implementation>";
+  return `${instanceName}.${serverType}.${implementation}.port`;
 }
 
 export interface StartedServer<Config = unknown> extends BuiltServer<Config> {
@@ -99,7 +108,13 @@ export async function startServer<Config>(
   const port = options.port ?? (typeof fields.port === "number" ? fields.port : 0);
   // Node's default backlog (511) overflows when a thousand pooled clients connect at once: the kernel drops
   // connections (ECONNRESET at the caller). 4096 is what the kernel allows here (somaxconn caps it anyway).
-  await built.app.listen({ host, port, backlog: LISTEN_BACKLOG });
+  try {
+    await built.app.listen({ host, port, backlog: LISTEN_BACKLOG });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    await built.app.close().catch(() => undefined);
+    throw new ServerConfigError(`port ${port} on ${host} is in use (another gym running?); stop what holds it or choose another with ++${portKeyOf(options.globalConfig, options.instanceName)}=<port> (0 = any free port)`);
+  }
   const address = built.app.server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
