@@ -4,11 +4,12 @@
 // and receives the final global config (every server's port) before the launcher declares it ready.
 // Before it builds anything, a launched child receives the graph's secrets over IPC (never the environment, so
 // no process it spawns inherits them): the session signing every server of the graph shares, and the head token.
+import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HEAD_TOKEN_ENV } from "../client/head-token.ts";
 import { isServerDefinition } from "./definition.ts";
-import { ServerConfigError, startServer } from "./serve.ts";
+import { instanceFieldKey, ServerConfigError, startServer } from "./serve.ts";
 import type { SessionSigning } from "./session-cookie.ts";
 
 export type LauncherMessage =
@@ -51,13 +52,17 @@ async function main(): Promise<void> {
   const globalConfig: ConfigDict = resolveConfig(parseConfigYaml(yamlText));
   const instance = listServerInstances(globalConfig).find((i) => i.instanceName === instanceName);
   if (!instance) throw new Error(`no server instance '${instanceName}' in the global config`);
+  // A wrong entrypoint is the config's mistake: said in one line with the key to fix, not as an import's stack.
+  if (!existsSync(instance.entrypointPath)) {
+    throw new ServerConfigError(`entrypoint '${String(instance.fields.entrypoint)}' of '${instanceName}' not found in ${instance.dirPath} (nor its .ts/.js twin); fix ++${instanceFieldKey(globalConfig, instanceName, "entrypoint")}=<file>`);
+  }
   const module = await import(pathToFileURL(instance.entrypointPath).href);
   const definition = module.default;
   if (!isServerDefinition(definition)) {
-    throw new Error(`${instance.entrypointPath} must default-export a server definition (resourcesServer(...), responsesApiAgent(...), responsesApiModel(...))`);
+    throw new ServerConfigError(`${instance.entrypointPath} must default-export a server definition (resourcesServer(...), responsesApiAgent(...), responsesApiModel(...))`);
   }
   if (definition.serverType !== instance.serverType) {
-    throw new Error(`${instance.entrypointPath} defines a ${definition.serverType} server but '${instanceName}' is configured under ${instance.serverType}`);
+    throw new ServerConfigError(`${instance.entrypointPath} defines a ${definition.serverType} server but '${instanceName}' is configured under ${instance.serverType}`);
   }
 
   // Started by hand (no IPC): the config's or NEMO_GYM_SESSION_SECRET's signing (else random), NEMO_GYM_HEAD_TOKEN.

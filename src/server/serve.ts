@@ -80,12 +80,12 @@ function bodyLimitOf(fields: Record<string, unknown>, instanceName: string): num
   return limit;
 }
 
-/** The override path of an instance's port: `<instance>.<server type>.<implementation>.port`. */
-export function portKeyOf(config: ConfigDict, instanceName: string): string {
+/** The override path of one field of an instance: `<instance>.<server type>.<implementation>.<field>`. */
+export function instanceFieldKey(config: ConfigDict, instanceName: string, field: string): string {
   const block = config[instanceName] as Record<string, Record<string, unknown>> | undefined;
   const serverType = Object.keys(block ?? {})[0] ?? "<server type>";
   const implementation = Object.keys(block?.[serverType] ?? {})[0] ?? "<implementation>";
-  return `${instanceName}.${serverType}.${implementation}.port`;
+  return `${instanceName}.${serverType}.${implementation}.${field}`;
 }
 
 export interface StartedServer<Config = unknown> extends BuiltServer<Config> {
@@ -113,7 +113,7 @@ export async function startServer<Config>(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
     await built.app.close().catch(() => undefined);
-    throw new ServerConfigError(`port ${port} on ${host} is in use (another gym running?); stop what holds it or choose another with ++${portKeyOf(options.globalConfig, options.instanceName)}=<port> (0 = any free port)`);
+    throw new ServerConfigError(`port ${port} on ${host} is in use (another gym running?); stop what holds it or choose another with ++${instanceFieldKey(options.globalConfig, options.instanceName, "port")}=<port> (0 = any free port)`);
   }
   const address = built.app.server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;

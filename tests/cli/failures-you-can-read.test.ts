@@ -113,6 +113,16 @@ test("a server's fixed port in use: one line naming the port and the instance's 
   });
 });
 
+test("an entrypoint that does not exist: one line naming it and its key, not an import's stack", async () => {
+  const config = join(dir, "bad-entrypoint.yaml");
+  writeFileSync(config, "broken_env:\n  resources_servers:\n    example_session_state_mgmt:\n      entrypoint: no_such_app.py\n      domain: agent\n");
+  const { line } = await oneLineError(["env", "start", "--config", config, "++head_server.port=0"]);
+  assert.match(
+    line,
+    /^error: broken_env failed to start: entrypoint 'no_such_app\.py' of 'broken_env' not found in \S+\/resources_servers\/example_session_state_mgmt \(nor its \.ts\/\.js twin\); fix \+\+broken_env\.resources_servers\.example_session_state_mgmt\.entrypoint=<file>$/,
+  );
+});
+
 test("a model endpoint that cannot be reached: a failure table with the innermost cause first, and each server logs its failures", async () => {
   const closed = await refusedPort();
   const output = join(dir, "unreachable.jsonl");
