@@ -1,8 +1,7 @@
 // `gym eval run` / `ng_collect_rollouts`: collection parameters are read from the merged config's
 // top-level keys (NeMo Gym's RolloutCollectionConfig), so `+agent_name=…` and `--agent …` are the same thing.
 import { isAbsolute, resolve } from "node:path";
-import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { closestMatch } from "../config/servers.ts";
 import { listServerInstances, PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
@@ -11,6 +10,7 @@ import { formatZodIssues } from "../config/zod-issues.ts";
 import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
 import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
+import { checkOutputWritable } from "../rollouts/output-files.ts";
 import { ANY_NUMBER, arg, configFlag, defineCommand, flag, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { flagOverrides } from "./load-config.ts";
 import { instancesOfType, withServers } from "./server-session.ts";
@@ -59,20 +59,6 @@ function checkNoMisspelledSetting(resolved: ConfigDict): void {
 
 /** Same length ±2 and the same first letter: a typo, not a config's own variable that shares some letters. */
 const isCloseTypo = (key: string, meant: string) => Math.abs(key.length - meant.length) <= 2 && key[0] === meant[0];
-
-/** The output's folder can be made and written, said before any server starts (not after they are up). */
-function checkOutputWritable(outputPath: string): void {
-  const folder = dirname(outputPath);
-  try {
-    mkdirSync(folder, { recursive: true });
-    if (!statSync(folder).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
-    accessSync(folder, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    const why = code === "EEXIST" || code === "ENOTDIR" ? "is not a folder" : code === "EACCES" || code === "EPERM" || code === "EROFS" ? "is not writable" : "cannot be made";
-    throw new UserError(`cannot write the output ${outputPath}: ${folder} ${why} (${code}); choose another --output (+output_jsonl_fpath=…)`);
-  }
-}
 
 /** Relative paths: the working directory first, then the repository root (NeMo Gym's install root). */
 export function resolveUserPath(path: string): string {

@@ -86,6 +86,13 @@ test("an output that cannot be written is said before any server starts", async 
   const { line, output } = await oneLineError(["eval", "run", ...COUNTER, "++head_server.port=0", "--agent", AGENT, "--input", DATASET, "--output", join(notAFolder, "out.jsonl")]);
   assert.equal(line, `error: cannot write the output ${join(notAFolder, "out.jsonl")}: ${notAFolder} is not a folder (EEXIST); choose another --output (+output_jsonl_fpath=…)`);
   assert.doesNotMatch(output, /servers ready/);
+  // eval reverify too.
+  const rollouts = join(dir, "rollouts.jsonl");
+  writeFileSync(rollouts, `${JSON.stringify({ _ng_task_index: 0, _ng_rollout_index: 0, agent_ref: { name: AGENT }, reward: 1 })}\n`);
+  const reverify = await runGym(["eval", "reverify", ...COUNTER, "++head_server.port=0", "--rollouts", rollouts, "--output", join(notAFolder, "re.jsonl")]);
+  assert.equal(reverify.code, 2, reverify.output);
+  assert.match(reverify.stderr, /^error: cannot write the output \S+re\.jsonl: \S+a-file is not a folder \(EEXIST\)/);
+  assert.doesNotMatch(reverify.output, /servers ready/);
 });
 
 test("no head server for --no-serve: the message says how to point at one (++head_server.port)", async () => {
