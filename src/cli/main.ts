@@ -10,6 +10,7 @@ import { UserError } from "../config/errors.ts";
 import { processOutput, registerCommands, type CommandOutput, type GymCommand } from "./command.ts";
 import { COMMAND_GROUPS, COMMANDS } from "./commands.ts";
 import { expandLegacyCommand } from "./legacy-aliases.ts";
+import { ServerExitedError } from "./server-session.ts";
 
 /** The exit code of a user's mistake (commander's usage errors included). */
 export const USER_ERROR_EXIT_CODE = 2;
@@ -41,6 +42,11 @@ export async function runProgram(program: Command, args: string[], err: (text: s
     }
     // Help or version shown, or a command that finished with a non-zero code (it said why itself).
     if (error instanceof CommanderError) return error.exitCode;
+    // A server started for the command died while it ran: its own output (above) says why; our stack would not.
+    if (error instanceof ServerExitedError) {
+      err(`error: ${error.message}; its output is above\n`);
+      return 1;
+    }
     const fileProblem = fileSystemProblem(error);
     if (fileProblem) {
       err(`error: ${fileProblem}\n`);

@@ -9,7 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { refusedPort } from "../../src/testing/ports.ts";
 import { runGym, startGym, type GymProcess } from "./gym-process.ts";
-import { fileSystemProblem } from "../../src/cli/main.ts";
+import { Command } from "commander";
+import { fileSystemProblem, runProgram } from "../../src/cli/main.ts";
+import { defineCommand, registerCommands } from "../../src/cli/command.ts";
+import { ServerExitedError } from "../../src/cli/server-session.ts";
 
 const COUNTER_CONFIG = "resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml";
 const COUNTER = ["--config", COUNTER_CONFIG, "--config", "responses_api_models/scripted_model/configs/scripted_model.yaml"];
@@ -162,4 +165,18 @@ test("a file-system error on a path is one line (cannot <syscall> '<path>': <cod
   assert.equal(fileSystemProblem(error), "cannot open '/x/y': EACCES");
   assert.equal(fileSystemProblem(new TypeError("undefined is not a function")), undefined);
   assert.equal(fileSystemProblem(Object.assign(new Error("x"), { code: "ECONNRESET" })), undefined);
+});
+
+test("a server that died while a command ran: one line naming it (exit 1), and a file-system error: one line (exit 2)", async () => {
+  const table = [
+    defineCommand({ path: ["died"], description: "a server died", examples: ["gym died"], flags: {}, run: () => { throw new ServerExitedError({ instanceName: "env", code: 1, signal: null }); } }),
+    defineCommand({ path: ["disk"], description: "a path is missing", examples: ["gym disk"], flags: {}, run: () => { throw Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT", syscall: "open", path: "/x" }); } }),
+  ];
+  const run = async (args: string[]) => {
+    const err: string[] = [];
+    const program = registerCommands(new Command("gym"), table, { output: { out: () => undefined, err: (text) => err.push(text) } });
+    return { code: await runProgram(program, args, (text) => err.push(text)), err: err.join("") };
+  };
+  assert.deepEqual(await run(["died"]), { code: 1, err: "error: server env exited (code 1) while the command was running; its output is above\n" });
+  assert.deepEqual(await run(["disk"]), { code: 2, err: "error: cannot open '/x': ENOENT\n" });
 });
