@@ -71,10 +71,10 @@ function waitForMessage(child: Child, accept: (m: ChildMessage) => boolean, time
     const timer = setTimeout(() => done(new Error(`${child.instance.instanceName} did not ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {
       if (message.type === "failed") {
+        // A config mistake (a busy port, a bad field) is the user's to fix: one line; anything else keeps its stack.
         const text = `${child.instance.instanceName} failed to start: ${message.error}`;
         done(message.userError ? new ConfigError(text) : new Error(text));
-      }
-      else if (accept(message)) done(undefined, message);
+      } else if (accept(message)) done(undefined, message);
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       done(new Error(`${child.instance.instanceName} exited (${signal ?? `code ${code}`}) before it could ${what}; its output is above`));
