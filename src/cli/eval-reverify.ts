@@ -8,7 +8,7 @@ import { formatZodIssues } from "../config/zod-issues.ts";
 import { agentNameOf, InputError, readJsonl, type Row } from "../rollouts/jsonl.ts";
 import type { ServerClient } from "../client/index.ts";
 import { AggregateMetricsError, formatKeyMetrics, metricsByAgent, serverMetrics } from "../rollouts/aggregate.ts";
-import { RolloutOutputFiles } from "../rollouts/output-files.ts";
+import { checkOutputWritable, RolloutOutputFiles } from "../rollouts/output-files.ts";
 import { failureLine, formatReverifyReport, reverifyRollouts, type ReverifyOutcome, type ReverifyReport } from "../rollouts/reverify.ts";
 import { arg, configFlag, defineCommand, flag, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { resolveUserPath } from "./eval-run.ts";
@@ -59,6 +59,7 @@ export async function evalReverify(options: { raw: Record<string, unknown>; reso
   if (rollouts.length === 0) throw new InputError(`no rollout lines in '${rolloutsPath}'`);
   const inputs = inputsPath ? readJsonl(inputsPath) : null;
   const outputPath = settings.output_jsonl_fpath ? resolve(process.cwd(), settings.output_jsonl_fpath) : null;
+  if (outputPath) checkOutputWritable(outputPath);
   const files = outputPath ? new RolloutOutputFiles(outputPath) : null;
   files?.replaceExisting(settings.overwrite);
   if (!inputs) options.log(`(reverify) no --inputs: each row is rebuilt from its rollout line (dataset fields that verify does not echo back are missing)`);

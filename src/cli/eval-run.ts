@@ -3,13 +3,15 @@
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
+import { closestMatch } from "../config/servers.ts";
+import { listServerInstances, PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
 import { UserError } from "../config/errors.ts";
 import { formatZodIssues } from "../config/zod-issues.ts";
 import { collateDatasets } from "../rollouts/collate.ts";
 import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
 import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
+import { checkOutputWritable } from "../rollouts/output-files.ts";
 import { ANY_NUMBER, arg, configFlag, defineCommand, flag, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { flagOverrides } from "./load-config.ts";
 import { modelFlags, selectedConfig, selectorFlags, selectsConfig } from "./selector-flags.ts";
@@ -38,6 +40,7 @@ export const RolloutCollectionConfig = z.object({
 export type RolloutCollectionConfig = z.output<typeof RolloutCollectionConfig>;
 
 export function collectionConfigFrom(resolved: ConfigDict): RolloutCollectionConfig {
+  checkNoMisspelledSetting(resolved);
   const parsed = RolloutCollectionConfig.safeParse(resolved);
   if (!parsed.success) throw new UserError(formatZodIssues(parsed.error.issues));
   const { input_jsonl_fpath: input, split } = parsed.data;
@@ -66,6 +69,25 @@ async function splitInput(settings: RolloutCollectionConfig, resolved: ConfigDic
   log(`Dataset file used for rollout collection: ${input}`);
   return input;
 }
+
+const COLLECTION_KEYS = Object.keys(RolloutCollectionConfig.shape);
+
+/**
+ * A top-level value that is no collection setting but is spelled like one (`+num_repeat=4`, `+agent_nam=…`) would
+ * be ignored without a word: it is refused, naming the setting meant. Server blocks and sections (dicts) are
+ * not settings; other top-level values (a config's own variables) are left alone unless they are that close.
+ */
+function checkNoMisspelledSetting(resolved: ConfigDict): void {
+  const servers = new Set(listServerInstances(resolved, { errorOnAlmostServers: false, logger: { warn: () => undefined } }).map((i) => i.instanceName));
+  for (const [key, value] of Object.entries(resolved)) {
+    if (COLLECTION_KEYS.includes(key) || servers.has(key) || (value !== null && typeof value === "object" && !Array.isArray(value))) continue;
+    const meant = closestMatch(key, COLLECTION_KEYS);
+    if (meant && isCloseTypo(key, meant)) throw new UserError(`unknown setting '${key}': did you mean '${meant}'? (+${meant}=…)`);
+  }
+}
+
+/** Same length ±2 and the same first letter: a typo, not a config's own variable that shares some letters. */
+const isCloseTypo = (key: string, meant: string) => Math.abs(key.length - meant.length) <= 2 && key[0] === meant[0];
 
 /** Relative paths: the working directory first, then the repository root (NeMo Gym's install root). */
 export function resolveUserPath(path: string): string {
@@ -106,12 +128,14 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
   // A bad input file is reported before any server is started.
   const rows = materializeInput(collectOptions);
   precheckResume(collectOptions, rows);
+  checkOutputWritable(collectOptions.outputPath);
 
-  // Rows routed to an agent the config lacks are refused before any server starts (the running servers' config: before any rollout).
-  if (options.serve) checkAgentsKnown(rows, options.resolved, "the config");
+  // An agent the config lacks (--agent, or a row's agent_ref) is refused before any server starts; with --no-serve,
+  // against the running graph's config from its head server, before any rollout is sent.
+  if (options.serve) checkAgentsKnown(rows, settings.agent_name, options.resolved, "the config");
   // A started server that dies stops the collection at once (stopSignal), and withServers waits for its files to be consistent.
   return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log, stopsOnSignal: true }, ({ client, config, stopSignal }) => {
-    if (!options.serve) checkAgentsKnown(rows, config, "the running servers");
+    if (!options.serve) checkAgentsKnown(rows, settings.agent_name, config, "the running servers");
     return collectRollouts({ ...collectOptions, rows, client, runConfig: config, stopSignal });
   });
 }
@@ -125,13 +149,20 @@ export function evalRunExitCode(summary: CollectSummary, err: (text: string) => 
   return summary.failed > 0 ? 1 : 0;
 }
 
-/** Every agent the rows name is an agent instance of `config`. */
-function checkAgentsKnown(rows: readonly Row[], config: ConfigDict, where: string): void {
-  const agents = new Set(instancesOfType(config, "responses_api_agents"));
-  const unknown = [...new Set(rows.map((row) => agentNameOf(row)!))].filter((name) => !agents.has(name));
+/**
+ * Every agent the rows name, and `--agent` even when every row has its own agent_ref (a typo there would be
+ * ignored without a word), is an agent instance of `config`.
+ */
+function checkAgentsKnown(rows: readonly Row[], agentName: string | null | undefined, config: ConfigDict, where: string): void {
+  const agents = instancesOfType(config, "responses_api_agents");
+  const named = new Set([...(agentName ? [agentName] : []), ...rows.map((row) => agentNameOf(row)!)]);
+  const unknown = [...named].filter((name) => !agents.includes(name));
   if (unknown.length === 0) return;
+  const hints = unknown.map((name) => [name, closestMatch(name, agents)] as const).filter(([, meant]) => meant !== undefined);
   throw new UserError(
-    `unknown agent ${unknown.map((name) => `'${name}'`).join(", ")}: not an agent instance of ${where} (agents: ${[...agents].join(", ") || "none"}); check --agent / +agent_name or the rows' agent_ref`,
+    `unknown agent ${unknown.map((name) => `'${name}'`).join(", ")}: not an agent instance of ${where} (agents: ${agents.join(", ") || "none"}); ` +
+      hints.map(([name, meant]) => (unknown.length === 1 ? `did you mean '${meant}'? ` : `did you mean '${meant}' for '${name}'? `)).join("") +
+      `fix --agent / +agent_name or the rows' agent_ref`,
   );
 }
 

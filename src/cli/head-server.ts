@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { HEAD_TOKEN_HEADER } from "../client/head-token.ts";
-import { dumpYaml, redactSecrets, type ConfigDict } from "../config/index.ts";
+import { ConfigError, dumpYaml, redactSecrets, type ConfigDict } from "../config/index.ts";
 
 /** What a secret reads as for a caller without the token. */
 export const REDACTED = "<redacted>";
@@ -50,7 +50,7 @@ export async function startHeadServer(state: HeadServerState, host: string, port
     await app.listen({ host, port });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      throw new Error(`head server port ${port} on ${host} is in use (another gym running?); stop it or choose another with ++head_server.port=<port> (0 = any free port)`);
+      throw new ConfigError(`head server port ${port} on ${host} is in use (another gym running?); stop it or choose another with ++head_server.port=<port> (0 = any free port)`);
     }
     throw error;
   }

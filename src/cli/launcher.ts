@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
+import { ConfigError, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
 import { HttpClient } from "../client/index.ts";
 import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
@@ -71,8 +71,11 @@ function waitForMessage(child: Child, accept: (m: ChildMessage) => boolean, time
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`${child.instance.instanceName} did not ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {
-      if (message.type === "failed") done(new Error(`${child.instance.instanceName} failed to start: ${message.error}`));
-      else if (accept(message)) done(undefined, message);
+      if (message.type === "failed") {
+        // A config mistake (a busy port, a bad field) is the user's to fix: one line; anything else keeps its stack.
+        const text = `${child.instance.instanceName} failed to start: ${message.error}`;
+        done(message.userError ? new ConfigError(text) : new Error(text));
+      } else if (accept(message)) done(undefined, message);
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       done(new Error(`${child.instance.instanceName} exited (${signal ?? `code ${code}`}) before it could ${what}; its output is above`));
@@ -103,7 +106,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const raw = structuredClone(options.raw);
   const resolved = structuredClone(options.resolved);
   const instances = listServerInstances(resolved);
-  if (instances.length === 0) throw new Error("the config defines no server instances: pass --config with at least one server");
+  if (instances.length === 0) throw new ConfigError("the config defines no server instances: pass --config with at least one server");
   // Every instance's fields, checked here so that one bad field or refused key fails the whole start before any
   // child is spawned. The unknown-key warnings are the children's to print (each once, under its instance).
   await checkServersBeforeStart(instances, resolved);

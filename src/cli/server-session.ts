@@ -11,7 +11,11 @@ export async function fetchRunningConfig(resolved: ConfigDict): Promise<ConfigDi
     return await fetchGraphConfig(headServerOf(resolved));
   } catch (error) {
     if (!(error instanceof HeadServerUnreachableError)) throw error;
-    throw new ConfigError(`${error.message}; start servers with \`gym env start\` first, or pass --config to start them here`);
+    // NeMo Gym: "Could not connect to the head server at … Perhaps you are not running a server or your head server is on a different port?"
+    throw new ConfigError(
+      `could not connect to the head server at ${error.url.replace(/\/global_config_dict_yaml$/, "")} (${error.reason}): no servers running, or the head server is on another port? ` +
+        `Start them with \`gym env start --config …\`, pass --config to start them for this command, or give the running head server's port with ++head_server.port=<port>`,
+    );
   }
 }
 

@@ -41,3 +41,34 @@ export function pythonBytesRepr(data: string | Uint8Array): string {
   }
   return `b${quote}${out}${quote}`;
 }
+
+const LITERAL_ESCAPES: Record<string, number> = { "\\": 0x5c, "'": 0x27, '"': 0x22, n: 0x0a, r: 0x0d, t: 0x09, a: 0x07, b: 0x08, f: 0x0c, v: 0x0b, "0": 0x00 };
+
+/**
+ * The text of a `b'…'` / `b"…"` literal as `repr(bytes)` prints it (UTF-8 decoded), or undefined when `literal` is
+ * not one. A literal cut short (no closing quote: a truncated body) decodes as far as it goes.
+ */
+export function decodePythonBytesRepr(literal: string): string | undefined {
+  const match = /^b(['"])/.exec(literal);
+  if (!match) return undefined;
+  const quote = match[1]!;
+  const bytes: number[] = [];
+  for (let i = 2; i < literal.length; i++) {
+    const ch = literal[i]!;
+    if (ch === quote) break;
+    if (ch !== "\\") {
+      // repr(bytes) is ASCII; anything else was added around it, and is kept as its UTF-8.
+      bytes.push(...new TextEncoder().encode(ch));
+      continue;
+    }
+    const next = literal[i + 1];
+    if (next === "x" && /^[0-9a-fA-F]{2}$/.test(literal.slice(i + 2, i + 4))) {
+      bytes.push(parseInt(literal.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else if (next !== undefined && LITERAL_ESCAPES[next] !== undefined) {
+      bytes.push(LITERAL_ESCAPES[next]!);
+      i += 1;
+    } else bytes.push(0x5c);
+  }
+  return new TextDecoder("utf-8").decode(Uint8Array.from(bytes));
+}

@@ -6,6 +6,8 @@ import { existsSync } from "node:fs";
 import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
 import { INNER_STATUS_HEADER } from "../protocol/errors.ts";
 import { FAILURE_CLASS_HEADER, isInfrastructureFailureClass } from "../protocol/failures.ts";
+import { failureChain, formatFailureChain, type FailureLink } from "../protocol/failure-chain.ts";
+import { UserError } from "../config/errors.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, type AgentMetricsEntry } from "./aggregate.ts";
 import { rolloutOutputPaths, RolloutOutputFiles } from "./output-files.ts";
 import { stripForAggregation } from "../metrics/index.ts";
@@ -75,6 +77,15 @@ export interface CollectSummary {
   stopped: string | null;
   resumed: boolean;
   keyMetrics: Record<string, Record<string, unknown>>;
+  /** The rollouts of this run that failed for good, by the class of their last failure, each class with one message. */
+  failureClasses: FailureClassCount[];
+}
+
+export interface FailureClassCount {
+  failureClass: FailureClass;
+  rollouts: number;
+  /** One of the class's messages, unwrapped: the innermost cause first, then each server it passed through. */
+  example: FailureLink[];
 }
 
 
@@ -91,6 +102,8 @@ interface Failure {
   terminal: boolean;
   /** Extra fields an agent reported with its own failure. */
   reported?: Row;
+  /** The server whose answer `message` is (the agent, for an error status), for display. */
+  answeredBy?: string;
 }
 
 type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
@@ -101,7 +114,11 @@ const isClientError = (status: number) => status >= 400 && status < 500 && statu
  * A /run that answered an error. A 4xx is the row's fault and final. An agent's 500 that relays an inner server's
  * 4xx (the environment refused the row) or 501 (it cannot score such a row) is final too: no attempt can change it.
  */
-function failureOfStatus(answer: HttpResponse): Failure {
+function failureOfStatus(answer: HttpResponse, agent: string): Failure {
+  return { ...statusFailure(answer), answeredBy: agent };
+}
+
+function statusFailure(answer: HttpResponse): Failure {
   const message = answer.text.slice(0, 4000);
   if (isClientError(answer.status)) return { failureClass: "bad_request", status: answer.status, message, terminal: true };
   // The agent typed an infrastructure failure (a reset, a deadline, an answer that was not the server's): retried as such.
@@ -118,7 +135,7 @@ async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | u
   try {
     // Transport retries happen here, one attempt at a time, so that each is counted and recorded.
     const answer = await client.post(agent, "/run", { json: row, deadlineMs, maxRetries: 0, signal });
-    if (!answer.ok) return { failure: failureOfStatus(answer) };
+    if (!answer.ok) return { failure: failureOfStatus(answer, agent) };
     let result: unknown;
     try {
       result = answer.json();
@@ -142,6 +159,8 @@ async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | u
     if (signal.aborted) return { failure: { failureClass: "interrupted", message: `the run stopped: ${String(signal.reason?.message ?? signal.reason)}`, terminal: false } };
     if (error instanceof DeadlineExceededError) return { failure: { failureClass: "timeout", message: error.message, terminal: false } };
     if (error instanceof TransportError) return { failure: { failureClass: "transport", message: error.message, terminal: false } };
+    // A configuration mistake (an agent the client cannot address) fails every attempt alike: the run stops at once.
+    if (error instanceof UserError) throw error;
     return { failure: { failureClass: "invalid_result", message: (error as Error).message, terminal: false } };
   }
 }
@@ -270,6 +289,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   let dropped = 0;
   let outageAttempts = 0;
   const failedKeys = new Set<string>();
+  const failureClasses = new Map<FailureClass, { rollouts: number; example: Failure }>();
   const finishedKeys = new Set<string>();
 
   /**
@@ -308,6 +328,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
       const willRetry = !outcome.failure.terminal && ownFailures < maxAttempts;
       output.appendFailure(failureLine(attemptRow, outcome.failure, willRetry));
       if (!willRetry) {
+        const seen = failureClasses.get(outcome.failure.failureClass);
+        if (seen) seen.rollouts++;
+        else failureClasses.set(outcome.failure.failureClass, { rollouts: 1, example: outcome.failure });
         failedKeys.add(key);
         finishedKeys.add(key);
         return progress.tick("failed");
@@ -317,14 +340,26 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     }
   };
 
+  // A configuration mistake fails every rollout alike: the first one stops the run, and is the run's error.
+  let configError: UserError | undefined;
+  const runOrStop = async (row: Row) => {
+    try {
+      await runRollout(row);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      configError ??= error;
+      stopRun(error.message);
+    }
+  };
   try {
-    await runConcurrently(todo, options.concurrency, runRollout);
+    await runConcurrently(todo, options.concurrency, runOrStop);
   } finally {
     options.stopSignal?.removeEventListener("abort", onExternalStop);
     progress.done();
     output.close();
     await ownHealth?.close();
   }
+  if (configError) throw configError;
   const unfinished = todo.filter((row) => !finishedKeys.has(rolloutKey(row))).length;
 
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
@@ -357,6 +392,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     stopped,
     resumed: previous !== undefined,
     keyMetrics: Object.fromEntries(metrics.map((entry) => [entry.agent_ref.name, entry.key_metrics])),
+    failureClasses: [...failureClasses]
+      .sort(([, a], [, b]) => b.rollouts - a.rollouts)
+      .map(([failureClass, { rollouts, example }]) => ({ failureClass, rollouts, example: failureChain(example.message, example.answeredBy) })),
   };
   print(formatSummary(summary, metrics));
   return summary;
@@ -373,6 +411,7 @@ export function formatSummary(summary: CollectSummary, metrics: AgentMetricsEntr
     lines.push(`Stopped early: ${summary.stopped}. ${summary.unfinished} rollouts are unfinished (not in the failures file, or there with _ng_will_retry true); run the same command with --resume to finish them.`);
   }
   if (metrics.length > 0) lines.push(formatKeyMetrics(metrics));
+  if (summary.failureClasses.length > 0) lines.push(``, ...formatFailureTable(summary.failureClasses));
   lines.push(
     ``,
     summary.stopped === null ? `Finished rollout collection! View results at:` : `Stopped rollout collection early. What it wrote:`,
@@ -382,4 +421,17 @@ export function formatSummary(summary: CollectSummary, metrics: AgentMetricsEntr
     `Aggregate metrics: ${summary.aggregateMetricsPath ?? "(none)"}`,
   );
   return lines.join("\n");
+}
+
+/** Failure class, count, one message of the class unwrapped (innermost cause first, then each server it passed through). */
+export function formatFailureTable(classes: readonly FailureClassCount[]): string[] {
+  const classWidth = Math.max("class".length, ...classes.map((entry) => entry.failureClass.length));
+  const countWidth = "rollouts".length;
+  const indent = " ".repeat(2 + classWidth + 2 + countWidth + 2);
+  const lines = [`Failed rollouts by class:`, `  ${"class".padEnd(classWidth)}  ${"rollouts"}  one message (innermost cause first, then each server it passed through)`];
+  for (const entry of classes) {
+    const [first, ...rest] = formatFailureChain(entry.example);
+    lines.push(`  ${entry.failureClass.padEnd(classWidth)}  ${String(entry.rollouts).padStart(countWidth)}  ${first ?? ""}`, ...rest.map((line) => `${indent}${line}`));
+  }
+  return lines;
 }

@@ -2,10 +2,24 @@
 // that produces them (`gym eval run`, `gym eval reverify`, `gym eval aggregate`): NeMo Gym's names, the
 // folder created on demand, line files appended and flushed one line at a time (a crash loses only what was
 // in flight), whole files written atomically (a reader never sees half a metrics file).
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, parse } from "node:path";
 import { toPythonJson } from "../python/json-dumps.ts";
 import { InputError, type Row } from "./jsonl.ts";
+
+/** The output's folder can be made and written, said before any server starts (not after they are up). */
+export function checkOutputWritable(outputPath: string): void {
+  const folder = dirname(outputPath);
+  try {
+    mkdirSync(folder, { recursive: true });
+    if (!statSync(folder).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const why = code === "EEXIST" || code === "ENOTDIR" ? "is not a folder" : code === "EACCES" || code === "EPERM" || code === "EROFS" ? "is not writable" : "cannot be made";
+    throw new InputError(`cannot write the output ${outputPath}: ${folder} ${why} (${code}); choose another --output (+output_jsonl_fpath=…)`);
+  }
+}
 
 /** `<dir>/<stem><suffix><extension>`: a file that goes next to a rollouts file. */
 export function sidecarPath(outputPath: string, suffix: string, extension = ".jsonl"): string {

@@ -8,6 +8,7 @@ import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationErro
 import { laxValidate } from "../python/pydantic/index.ts";
 import { pythonBytesRepr } from "../python/repr.ts";
 import { exceptionRepr } from "../python/exception.ts";
+import { failureChain } from "../protocol/failure-chain.ts";
 import {
   abbreviatedPath,
   ARRAY_ENCODING_HEADER,
@@ -54,7 +55,19 @@ export interface BaseAppOptions {
   bodyLimitBytes?: number;
   /** Deepest nesting of a JSON body (default MAX_JSON_DEPTH); a deeper one is a 413 naming where. */
   maxJsonDepth?: number;
+  /** Where this server says which of its answers failed (one line each: rollout, cause); default stderr. */
+  log?: FailureLog;
 }
+
+export interface FailureLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+const stderrLog: FailureLog = {
+  warn: (message) => process.stderr.write(`WARN ${message}\n`),
+  error: (message) => process.stderr.write(`ERROR ${message}\n`),
+};
 
 /**
  * 256 MiB. A body is decoded into one string, and V8 refuses strings past ~512 MiB (ERR_STRING_TOO_LONG,
@@ -149,6 +162,19 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     });
   });
 
+  // Every 5xx this server answers is one line of its log: which rollout, and the innermost cause (the answer's
+  // body unwrapped), so an upstream that cannot be reached shows in the terminal of each server it passed.
+  const log = options.log ?? stderrLog;
+  const loggedWithStack = new WeakSet<FastifyRequest>();
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (reply.statusCode < 500 || loggedWithStack.has(request)) return payload;
+    const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+    const cause = failureChain(text).at(0);
+    const from = cause?.server ? ` (from ${cause.server})` : "";
+    log.warn(`${rolloutLabel(request)}${request.method} ${request.url.split("?")[0]} answered ${reply.statusCode}: ${oneLineExcerpt(cause?.message ?? "")}${from}`);
+    return payload;
+  });
+
   // Re-set on every response, as Starlette does: callers always forward the latest cookie.
   app.addHook("onSend", async (request, reply, payload) => {
     const existing = reply.getHeader("set-cookie");
@@ -183,7 +209,9 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     if (isFastifyError(error) && typeof fastifyStatus === "number" && fastifyStatus >= 400 && fastifyStatus < 500) {
       return reply.code(fastifyStatus).send({ detail: (error as Error).message });
     }
-    process.stderr.write(`[${options.sessionCookieName}] ${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}\n`);
+    // A bug in this server's code: its stack, once (the one-line failure log skips this answer).
+    loggedWithStack.add(request);
+    log.error(`${rolloutLabel(request)}${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}`);
     // The body says what failed, not where: addresses of the graph's other servers stay inside.
     return sendJsonString(reply, 500, withoutServerUrls(exceptionRepr(error), (error as { url?: unknown }).url));
   });
@@ -220,6 +248,25 @@ function withoutServerUrls(text: string, url: unknown): string {
   const scrubbed = origin ? text.split(origin).join("<server>") : text;
   return scrubbed.replace(SERVER_URL, "<server>");
 }
+
+/**
+ * `rollout <id>: ` for a request that names its rollout: the `/ng-rollout/<id>` prefix, or a /run row's indices
+ * (`<task>-<rollout>`, `-a<n>` for a retry, as agents name rollouts); else nothing.
+ */
+function rolloutLabel(request: FastifyRequest): string {
+  if (request.rolloutId) return `rollout ${request.rolloutId}: `;
+  const body = request.body as Record<string, unknown> | undefined;
+  const task = body?._ng_task_index;
+  const rollout = body?._ng_rollout_index;
+  if (task === undefined || rollout === undefined) return "";
+  const attempt = body?._ng_attempt_index;
+  return `rollout ${String(task)}-${String(rollout)}${Number.isInteger(attempt) && (attempt as number) > 0 ? `-a${attempt}` : ""}: `;
+}
+
+const oneLineExcerpt = (text: string, maxChars = 500) => {
+  const line = text.replace(/\s*\n\s*/g, " ").trim();
+  return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
+};
 
 /** Only what we speak is honoured; anything else is plain JSON. */
 const arrayEncodingOf = (header: string | string[] | undefined): ArrayEncoding => (header === "packed-v1" ? "packed-v1" : "json");

@@ -4,10 +4,11 @@
 // and receives the final global config (every server's port) before the launcher declares it ready.
 // Before it builds anything, a launched child receives the graph's secrets over IPC (never the environment, so
 // no process it spawns inherits them): the session signing every server of the graph shares, and the head token.
+import { existsSync } from "node:fs";
 import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HEAD_TOKEN_ENV } from "../client/head-token.ts";
 import { loadServerDefinition } from "./instance-config.ts";
-import { startServer } from "./serve.ts";
+import { instanceFieldKey, ServerConfigError, startServer } from "./serve.ts";
 import type { SessionSigning } from "./session-cookie.ts";
 
 export type LauncherMessage =
@@ -18,7 +19,8 @@ const SECRETS_TIMEOUT_MS = 30_000;
 export type ChildMessage =
   | { type: "listening"; instanceName: string; host: string; port: number; pid: number }
   | { type: "config-applied"; instanceName: string }
-  | { type: "failed"; instanceName: string; error: string };
+  /** `userError`: the instance's config is wrong (a bad field, a busy port): the message says what to change. */
+  | { type: "failed"; instanceName: string; error: string; userError?: boolean };
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -49,6 +51,10 @@ async function main(): Promise<void> {
   const globalConfig: ConfigDict = resolveConfig(parseConfigYaml(yamlText));
   const instance = listServerInstances(globalConfig).find((i) => i.instanceName === instanceName);
   if (!instance) throw new Error(`no server instance '${instanceName}' in the global config`);
+  // A wrong entrypoint is the config's mistake: said in one line with the key to fix, not as an import's stack.
+  if (!existsSync(instance.entrypointPath)) {
+    throw new ServerConfigError(`entrypoint '${String(instance.fields.entrypoint)}' of '${instanceName}' not found in ${instance.dirPath} (nor its .ts/.js twin); fix ++${instanceFieldKey(globalConfig, instanceName, "entrypoint")}=<file>`);
+  }
   const definition = await loadServerDefinition(instance);
 
   // Started by hand (no IPC): the config's or NEMO_GYM_SESSION_SECRET's signing (else random), NEMO_GYM_HEAD_TOKEN.
@@ -80,8 +86,11 @@ async function main(): Promise<void> {
 
 main().catch((error) => {
   const instanceName = process.env.NEMO_GYM_CONFIG_PATH ?? "?";
-  process.stderr.write(`ERROR ${instanceName} failed to start: ${(error as Error)?.stack ?? error}\n`);
-  send({ type: "failed", instanceName, error: (error as Error)?.message ?? String(error) });
+  const userError = error instanceof ServerConfigError;
+  // A config mistake is one line, said by the launcher when there is one; anything else keeps its stack.
+  if (!userError) process.stderr.write(`ERROR ${instanceName} failed to start: ${(error as Error)?.stack ?? error}\n`);
+  else if (!process.send) process.stderr.write(`ERROR ${instanceName} failed to start: ${error.message}\n`);
+  send({ type: "failed", instanceName, error: (error as Error)?.message ?? String(error), ...(userError ? { userError } : {}) });
   process.exitCode = 1;
   setTimeout(() => process.exit(1), 100).unref();
 });

@@ -49,6 +49,7 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
     sessionSigning: options.sessionSigning ?? configuredSessionSigning(options.globalConfig) ?? randomSessionSigning(),
     stripRolloutPrefix: definition.stripRolloutPrefix,
     bodyLimitBytes: bodyLimitOf(fields, options.instanceName),
+    log: context.log,
   });
   await definition.register(app, context);
   app.addHook("onClose", async () => {
@@ -68,6 +69,14 @@ function bodyLimitOf(fields: Record<string, unknown>, instanceName: string): num
     throw new ServerConfigError(`invalid config for '${instanceName}': ${MAX_BODY_BYTES_KEY} must be a positive integer below ${V8_MAX_STRING_LENGTH}, got ${JSON.stringify(raw)}`);
   }
   return limit;
+}
+
+/** The override path of one field of an instance: `<instance>.<server type>.<implementation>.<field>`. */
+export function instanceFieldKey(config: ConfigDict, instanceName: string, field: string): string {
+  const block = config[instanceName] as Record<string, Record<string, unknown>> | undefined;
+  const serverType = Object.keys(block ?? {})[0] ?? "<server type>";
+  const implementation = Object.keys(block?.[serverType] ?? {})[0] ?? "<implementation>";
+  return `${instanceName}.${serverType}.${implementation}.${field}`;
 }
 
 export interface StartedServer<Config = unknown> extends BuiltServer<Config> {
@@ -100,8 +109,9 @@ export async function startServer<Config>(
     if (range) await listenInRange((port) => built.app.listen({ host, port, backlog: LISTEN_BACKLOG }), range);
     else await built.app.listen({ host, port: fixedPort ?? 0, backlog: LISTEN_BACKLOG });
   } catch (error) {
-    await built.app.close();
-    throw error;
+    await built.app.close().catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    throw new ServerConfigError(`port ${fixedPort} on ${host} is in use (another gym running?); stop what holds it or choose another with ++${instanceFieldKey(options.globalConfig, options.instanceName, "port")}=<port> (0 = any free port)`);
   }
   const address = built.app.server.address();
   const boundPort = typeof address === "object" && address ? address.port : (fixedPort ?? 0);

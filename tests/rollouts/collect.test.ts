@@ -218,3 +218,29 @@ test("a collector killed with SIGKILL mid-run resumes to exactly the rollouts an
   assert.equal(new Set(keys).size, keys.length, "no rollout is duplicated");
   assert.deepEqual(keys.sort(), expectedKeys);
 });
+
+test("an agent the client cannot address is a configuration error: the run stops with it, nothing is retried as invalid_result", async () => {
+  const dir = tempDir();
+  const input = writeInput(dir, ["ok", "ok", "ok"]);
+  await assert.rejects(collect(dir, input, { agentName: "agnet", maxAttempts: 3 }), (error: Error) => {
+    assert.equal(error.name, "ConfigError");
+    assert.match(error.message, /No server instance named 'agnet' in the config\. Did you mean 'agent'\?/);
+    return true;
+  });
+  assert.deepEqual(readLines(join(dir, "out_failures.jsonl")).filter((line) => line._ng_failure_class === "invalid_result"), []);
+  assert.equal(attemptsSeen.size, 0, "no /run reached the agent");
+});
+
+test("a run with failures ends with a table: class, count, one message unwrapped", async () => {
+  const dir = tempDir();
+  const { summary, printed } = await collect(dir, writeInput(dir, ["ok", "fail", "fail", "inner_refused"]), { maxAttempts: 1 });
+  assert.deepEqual(summary.failureClasses.map((entry) => [entry.failureClass, entry.rollouts]), [["agent_error", 2], ["bad_request", 1]]);
+  const lines = printed.split("\n");
+  const header = lines.indexOf("Failed rollouts by class:");
+  assert.ok(header > 0, printed);
+  // The agent's exception repr, and NeMo Gym's "Hit an exception … b'…'" unwrapped down to the inner server's detail.
+  assert.match(lines[header + 2]!, /^  agent_error +2  agent: Error\('verify blew up for [12]:0'\)$/);
+  assert.equal(lines[header + 3], "  bad_request         1  row 3:0 lacks a field");
+  assert.match(lines[header + 4]!, /^ +← agent: an inner server answered with an error$/);
+  assert.match(lines[header + 5]!, /^ +← agent: an inner server answered 422$/);
+});
