@@ -165,6 +165,8 @@ const SERVER_TYPE_PLURALS: Record<ServerType, string> = {
   responses_api_models: "model servers",
 };
 
+const hasTypeScriptApp = (dirPath: string) => ["app.ts", "app.js", "app.mjs"].some((file) => existsSync(join(dirPath, file)));
+
 /** The implementations of `serverType` with an app.ts under any of `roots`, sorted. */
 export function availableImplementations(serverType: ServerType, roots: readonly string[]): string[] {
   const names = new Set<string>();
@@ -183,7 +185,17 @@ export function availableImplementations(serverType: ServerType, roots: readonly
  * only app.py): otherwise one ConfigError names them and lists what is available, before anything starts.
  */
 export function requireRunnableServers(instances: readonly ServerInstance[], options: { roots?: readonly string[] } = {}): void {
-  const missing = instances.filter((instance) => !isRunnableHere(instance));
+  const notRunnable = instances.filter((instance) => !isRunnableHere(instance));
+  // A server that is here but whose config names a file it does not have: the entrypoint is the mistake.
+  const wrongEntrypoint = notRunnable.find((instance) => hasTypeScriptApp(instance.dirPath));
+  if (wrongEntrypoint) {
+    const { instanceName, serverType, implementation, dirPath, fields } = wrongEntrypoint;
+    throw new ConfigError(
+      `entrypoint '${String(fields.entrypoint)}' of '${instanceName}' not found in ${dirPath} (nor its .ts/.js twin); fix ++${instanceName}.${serverType}.${implementation}.entrypoint=<file>`,
+      "unavailable_server",
+    );
+  }
+  const missing = notRunnable;
   if (missing.length === 0) return;
   const roots = options.roots ?? searchRoots();
   const names = missing.map((m) => (m.instanceName === m.implementation ? m.implementation : `${m.implementation} (instance '${m.instanceName}')`));

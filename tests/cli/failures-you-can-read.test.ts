@@ -129,7 +129,7 @@ test("an entrypoint that does not exist: one line naming it and its key, not an 
   const { line } = await oneLineError(["env", "start", "--config", config, "++head_server.port=0"]);
   assert.match(
     line,
-    /^error: broken_env failed to start: entrypoint 'no_such_app\.py' of 'broken_env' not found in \S+\/resources_servers\/example_session_state_mgmt \(nor its \.ts\/\.js twin\); fix \+\+broken_env\.resources_servers\.example_session_state_mgmt\.entrypoint=<file>$/,
+    /^error: entrypoint 'no_such_app\.py' of 'broken_env' not found in \S+\/resources_servers\/example_session_state_mgmt \(nor its \.ts\/\.js twin\); fix \+\+broken_env\.resources_servers\.example_session_state_mgmt\.entrypoint=<file>$/,
   );
 });
 

@@ -33,7 +33,7 @@ const MISTAKES: { name: string; args: string[]; message: RegExp }[] = [
   { name: "unknown option", args: ["env", "status", "--bogus"], message: /^error: unrecognized arguments: --bogus Did you mean `--verbose`\?$/ },
   { name: "unknown options, each with its hint", args: ["eval", "run", "--limt", "3", "--agnt", "x"], message: /^error: unrecognized arguments: --limt --agnt Did you mean `--limit`\? Did you mean `--agent`\?$/ },
   { name: "mistyped command", args: ["evl", "run"], message: /^error: invalid choice: 'evl' \(choose from 'list', 'search', 'env', 'eval', 'dataset', .*\) Did you mean `eval`\?$/ },
-  { name: "mistyped subcommand", args: ["eval", "rn"], message: /^error: invalid choice: 'rn' \(choose from 'run', .*\) Did you mean `run`\?$/ },
+  { name: "mistyped subcommand", args: ["eval", "rn"], message: /^error: invalid choice: 'rn' \(choose from .*'run'.*\) Did you mean `run`\?$/ },
   { name: "selector naming no config", args: ["env", "resolve", "--resources-server", "mcqaa"], message: /^error: `--resources-server mcqaa` was specified which implies config `resources_servers\/mcqaa\/configs\/mcqaa\.yaml`, which does not exist\. Did you mean `mcqa`\? See available resources-server configs in `.*\/resources_servers`\.$/ },
   // Was an uncaught Error (a stack trace) before the collection settings' issues became user errors.
   { name: "a config value out of range", args: ["eval", "run", "--no-serve", "--agent", "a", "--input", DATASET, "--output", output, "++limit=-3", "++num_repeats=zero"], message: /^error: limit: Too small: expected number to be >0; num_repeats: Invalid input/ },
