@@ -167,6 +167,8 @@ export interface CommandSpec<F extends FlagSpecs, A extends ArgSpecs, R extends 
   legacyNames?: Readonly<Record<string, readonly string[]>>;
   /** More help after the examples (conventions, formats). */
   helpAfter?: string;
+  /** Takes any flag and word without complaint (a command that only says why it does not apply here). */
+  acceptsAnything?: boolean;
 }
 
 /** A declared command, its types erased so that different commands fit in one table. */
@@ -178,6 +180,7 @@ export interface GymCommand {
   flags: FlagSpecs;
   legacyNames: Readonly<Record<string, readonly string[]>>;
   helpAfter?: string;
+  acceptsAnything?: boolean;
   /** Loads the config (when the command reads one) and runs the command; `verbose`: -v/--verbose was given. */
   execute(values: Record<string, unknown>, output: CommandOutput, options?: { verbose?: boolean }): Promise<number>;
 }
@@ -194,6 +197,7 @@ export function defineCommand<F extends FlagSpecs, A extends ArgSpecs = {}, R ex
     flags: spec.flags,
     legacyNames: spec.legacyNames ?? {},
     helpAfter: spec.helpAfter,
+    acceptsAnything: spec.acceptsAnything,
     execute(values, output, { verbose = false } = {}) {
       const flags = values as CommandValues<F, A>;
       // A command with `--search-dir` (selector-flags.ts) runs, selectors and config loading included, with those roots.
@@ -227,6 +231,8 @@ export class GymCommander extends Command {
   }
 
   unknownOption(flag: string): never {
+    // Commander's own check, which this override replaces: a command that takes anything gets it.
+    if ((this as unknown as { _allowUnknownOption: boolean })._allowUnknownOption) return undefined as never;
     // Operands never start with "-" (Hydra overrides: +a=1, a=1, ~a), so every such word is an unknown flag.
     const unknown = this.args.filter((word) => word.startsWith("-"));
     const flags = unknown.length > 0 ? unknown : [flag];
@@ -358,6 +364,7 @@ export function registerCommands(root: Command, table: readonly GymCommand[], op
       command.argument(required ? `<${label}>` : `[${label}]`, help);
     }
     for (const [name, flagSpec] of Object.entries(spec.flags)) command.addOption(commanderOption(name, flagSpec));
+    if (spec.acceptsAnything) command.allowUnknownOption().allowExcessArguments();
     // Before or after the command words, as NeMo Gym's (the root has it too, see main.ts).
     if (!("verbose" in spec.flags)) command.addOption(new Option("-v, --verbose", "set logging level to DEBUG (the servers get +verbose=true)"));
     command.action(async (...received: unknown[]) => {
