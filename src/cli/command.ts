@@ -50,7 +50,14 @@ export interface NumberFlag {
   rule: NumberRule;
 }
 
-export type FlagSpec = BooleanFlag | NegatedFlag | StringFlag | ListFlag | NumberFlag;
+/** Two numbers after one flag, as argparse's nargs=2 (`--reward-range LOW HIGH`). */
+export interface NumberPairFlag {
+  kind: "numberPair";
+  value: string;
+  help: string;
+}
+
+export type FlagSpec = BooleanFlag | NegatedFlag | StringFlag | ListFlag | NumberFlag | NumberPairFlag;
 
 /** What a numeric flag accepts; anything else is a usage error naming the flag. */
 export interface NumberRule {
@@ -77,6 +84,7 @@ export const flag = {
   negated: (help: string): NegatedFlag => ({ kind: "negated", help }),
   string: <const O extends FlagOptions<StringFlag>>(value: string, help: string, options?: O): StringFlag & O => ({ kind: "string", value, help, ...(options as O) }),
   list: (value: string, help: string, options: { short?: string } = {}): ListFlag => ({ kind: "list", value, help, ...options }),
+  numberPair: (value: string, help: string): NumberPairFlag => ({ kind: "numberPair", value, help }),
   number: <const O extends Omit<FlagOptions<NumberFlag>, "rule">>(value: string, help: string, rule: NumberRule, options?: O): NumberFlag & O => ({
     kind: "number",
     value,
@@ -101,7 +109,9 @@ type FlagValue<S> = S extends BooleanFlag | NegatedFlag
         ? S extends { default: number }
           ? number
           : number | undefined
-        : never;
+        : S extends NumberPairFlag
+          ? [number, number] | undefined
+          : never;
 
 // ── positional arguments ──────────────────────────────────────────────────────────────────────────────────
 
@@ -167,6 +177,8 @@ export interface CommandSpec<F extends FlagSpecs, A extends ArgSpecs, R extends 
   legacyNames?: Readonly<Record<string, readonly string[]>>;
   /** More help after the examples (conventions, formats). */
   helpAfter?: string;
+  /** Takes any flag and word without complaint (a command that only says why it does not apply here). */
+  acceptsAnything?: boolean;
 }
 
 /** A declared command, its types erased so that different commands fit in one table. */
@@ -178,6 +190,7 @@ export interface GymCommand {
   flags: FlagSpecs;
   legacyNames: Readonly<Record<string, readonly string[]>>;
   helpAfter?: string;
+  acceptsAnything?: boolean;
   /** Loads the config (when the command reads one) and runs the command; `verbose`: -v/--verbose was given. */
   execute(values: Record<string, unknown>, output: CommandOutput, options?: { verbose?: boolean }): Promise<number>;
 }
@@ -194,6 +207,7 @@ export function defineCommand<F extends FlagSpecs, A extends ArgSpecs = {}, R ex
     flags: spec.flags,
     legacyNames: spec.legacyNames ?? {},
     helpAfter: spec.helpAfter,
+    acceptsAnything: spec.acceptsAnything,
     execute(values, output, { verbose = false } = {}) {
       const flags = values as CommandValues<F, A>;
       // A command with `--search-dir` (selector-flags.ts) runs, selectors and config loading included, with those roots.
@@ -227,6 +241,8 @@ export class GymCommander extends Command {
   }
 
   unknownOption(flag: string): never {
+    // Commander's own check, which this override replaces: a command that takes anything gets it.
+    if ((this as unknown as { _allowUnknownOption: boolean })._allowUnknownOption) return undefined as never;
     // Operands never start with "-" (Hydra overrides: +a=1, a=1, ~a), so every such word is an unknown flag.
     const unknown = this.args.filter((word) => word.startsWith("-"));
     const flags = unknown.length > 0 ? unknown : [flag];
@@ -296,6 +312,13 @@ function commanderOption(name: string, spec: FlagSpec): Option {
       if (spec.required) option.makeOptionMandatory();
       return option;
     }
+    case "numberPair":
+      // Variadic, checked to be exactly two numbers when the command's values are read.
+      return new Option(`${long} <${spec.value}...>`, spec.help).argParser((value: string, previous: number[] = []) => {
+        const number = Number(value);
+        if (value.trim() === "" || !Number.isFinite(number)) throw new InvalidArgumentError("must be two numbers");
+        return [...previous, number];
+      });
     case "number": {
       const option = new Option(`${short}${long} <${spec.value}>`, spec.help).argParser(parseNumber(spec.rule));
       if (spec.default !== undefined) option.default(spec.default);
@@ -358,6 +381,7 @@ export function registerCommands(root: Command, table: readonly GymCommand[], op
       command.argument(required ? `<${label}>` : `[${label}]`, help);
     }
     for (const [name, flagSpec] of Object.entries(spec.flags)) command.addOption(commanderOption(name, flagSpec));
+    if (spec.acceptsAnything) command.allowUnknownOption().allowExcessArguments();
     // Before or after the command words, as NeMo Gym's (the root has it too, see main.ts).
     if (!("verbose" in spec.flags)) command.addOption(new Option("-v, --verbose", "set logging level to DEBUG (the servers get +verbose=true)"));
     command.action(async (...received: unknown[]) => {
@@ -365,7 +389,12 @@ export function registerCommands(root: Command, table: readonly GymCommand[], op
       const verbose = command.optsWithGlobals().verbose === true;
       const values: Record<string, unknown> = { ...options };
       if (!("verbose" in spec.flags)) delete values.verbose;
-      for (const [name, flagSpec] of Object.entries(spec.flags)) if (flagSpec.kind === "boolean") values[name] = options[name] === true;
+      for (const [name, flagSpec] of Object.entries(spec.flags)) {
+        if (flagSpec.kind === "boolean") values[name] = options[name] === true;
+        if (flagSpec.kind === "numberPair" && options[name] !== undefined && (options[name] as number[]).length !== 2) {
+          throw new UsageError(`argument --${kebab(name)}: expected 2 arguments`, "commander.invalidArgument");
+        }
+      }
       argNames.forEach((name, i) => (values[name] = received[i] ?? (spec.args[name]!.variadic ? [] : undefined)));
       const exitCode = await spec.execute(values, output, { verbose });
       if (exitCode !== 0) throw new CommanderError(exitCode, EXIT_CODE, `exit code ${exitCode}`);

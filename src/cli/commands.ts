@@ -2,6 +2,14 @@
 import { agentAskCommand } from "./agent-ask.ts";
 import type { GymCommand } from "./command.ts";
 import { datasetCollateCommand } from "./dataset-collate.ts";
+import { datasetDownloadCommand } from "./dataset-download.ts";
+import { datasetMigrateCommand } from "./dataset-migrate.ts";
+import { datasetRmCommand } from "./dataset-rm.ts";
+import { datasetUploadCommand } from "./dataset-upload.ts";
+import { devTestCommand } from "./dev-test.ts";
+import { envPackagesCommand } from "./env-packages.ts";
+import { envPrefetchCommand } from "./env-prefetch.ts";
+import { evalSubmitCommand } from "./eval-submit.ts";
 import { datasetRenderCommand } from "./dataset-render.ts";
 import { datasetValidateCommand } from "./dataset-validate.ts";
 import { envInitCommand } from "./env-init.ts";
@@ -47,6 +55,15 @@ export const COMMANDS: readonly GymCommand[] = [
   evalProfileCommand,
   datasetCollateCommand,
   datasetRenderCommand,
+  // NeMo Gym's commands that do not apply here: each says why in one line.
+  envPackagesCommand,
+  envPrefetchCommand,
+  evalSubmitCommand,
+  datasetUploadCommand,
+  datasetDownloadCommand,
+  datasetRmCommand,
+  datasetMigrateCommand,
+  devTestCommand,
   agentAskCommand,
   datasetValidateCommand,
   gatewayCommand,
@@ -62,6 +79,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = {
   eval: "collect and score rollouts",
   dataset: "check and prepare datasets",
   agent: "talk to the agents of a running graph",
+  dev: "NeMo Gym's contributor helpers (not applicable here)",
 };
 
 /** NeMo Gym names that stand for the program's own flags rather than a command. */

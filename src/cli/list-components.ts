@@ -53,7 +53,7 @@ export function listModels(listing: ComponentListing, print: Print): number {
     const entry = models.find((model) => model.name === listing.name);
     if (!entry) throw unknownComponent(listing.name, models.map((model) => model.name), "model");
     const details = { config: entry.configPath, ported: yesNo(entry.ported, "no app entrypoint here") };
-    const usage = `gym env start --config resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml --config ${entry.configPath}`;
+    const usage = `gym env start --resources-server example_single_tool_call --model-type ${entry.name}`;
     print(renderInspection({ name: entry.name, type: "model", details, usage, ported: entry.ported }, listing.json));
     return 0;
   }
@@ -73,7 +73,7 @@ export function listResourcesServers(listing: ComponentListing, print: Print): n
     if (!entry) throw unknownComponent(listing.name, servers.map((server) => server.name), "resources server");
     const description = entry.value ? (entry.description ? `${entry.description}\nValue: ${entry.value}` : `Value: ${entry.value}`) : entry.description;
     const details = { config: entry.configPath, ported: yesNo(entry.ported, entry.missing.length ? `not here: ${entry.missing.join(", ")}` : null) };
-    const usage = `gym env start --config ${entry.configPath} --config responses_api_models/vllm_model/configs/vllm_model.yaml`;
+    const usage = `gym env start --resources-server ${entry.name} --model-type vllm_model`;
     print(renderInspection({ name: entry.name, type: "resources server", domain: entry.domain, description, details, usage, ported: entry.ported }, listing.json));
     return 0;
   }

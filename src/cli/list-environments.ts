@@ -139,9 +139,12 @@ function inspectEntry(name: string, kind: CatalogKind | undefined, all: readonly
 
   const value = entry.details.value;
   const description = value ? (entry.description ? `${entry.description}\nValue: ${value}` : `Value: ${value}`) : entry.description;
+  // NeMo Gym's usage line, through the selectors (`--resources-server` for a workload in a server's configs).
   const usage =
     entry.ported && entry.configPath
-      ? `gym env start --config ${displayPath(entry.configPath)} --config responses_api_models/vllm_model/configs/vllm_model.yaml`
+      ? entry.resourcesServerSelector
+        ? `gym env start --resources-server ${entry.resourcesServerSelector} --model-type vllm_model`
+        : `gym env start --${entry.kind} ${name} --model-type vllm_model`
       : null;
   return renderInspection({ name, type: entry.kind, domain: entry.domain, description, details, usage, ported: entry.ported }, asJson);
 }

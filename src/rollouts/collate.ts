@@ -86,7 +86,7 @@ export async function collateDatasets(options: CollateOptions): Promise<Record<s
   if (missing.length > 0) {
     const list = missing.map((d) => `${d.agentName}: ${d.name} (${d.type}) at ${d.jsonlFpath}`).join("; ");
     const why = options.download
-      ? "downloading datasets (--download / +should_download=true) is not supported by gym TS yet; download them with NeMo Gym or by hand to those paths"
+      ? "--download (+should_download=true) needs a Hugging Face Hub client, which this project does not have yet; download them by hand to those paths (huggingface-cli download REPO_ID --repo-type dataset)"
       : options.mode === "example_validation"
         ? "You must provide the missing example jsonl files"
         : "You must provide local datasets since download is disabled";

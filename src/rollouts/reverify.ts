@@ -12,7 +12,8 @@ import { pathSegment } from "../client/path-segment.ts";
 const BOOKKEEPING_KEYS = new Set(["responses_create_params", "response", "reward", "agent_ref", "skills_ref", "ng_model_call_capture", "ng_agent_observations"]);
 const isBookkeeping = (key: string) => BOOKKEEPING_KEYS.has(key) || key.startsWith("_ng_");
 
-export type ReverifyFailureClass = "no_input" | "no_resources_server" | "seed_session" | "verify" | "invalid_result" | "transport" | "timeout" | "error";
+/** Ours, or the class a verify reports itself in `_ng_failure_class` (NeMo Gym's judge_failsafe: `judge_failed`). */
+export type ReverifyFailureClass = "no_input" | "no_resources_server" | "seed_session" | "verify" | "invalid_result" | "transport" | "timeout" | "error" | (string & {});
 
 export interface ReverifyOptions {
   client: ServerClient;
@@ -55,7 +56,7 @@ export interface ReverifyOutcome {
   toolCallsReplayed: number;
   /** Replayed tool calls whose answer differs from the stored function_call_output (a sign the state was not rebuilt). */
   toolOutputsDifferent: number;
-  failure?: { failureClass: ReverifyFailureClass; message: string; status?: number };
+  failure?: { failureClass: ReverifyFailureClass; message: string; status?: number; reported?: Row };
 }
 
 export interface EnvironmentReport {
@@ -179,6 +180,8 @@ class RowFailure extends Error {
     readonly failureClass: ReverifyFailureClass,
     message: string,
     readonly status?: number,
+    /** A verify answer that reported its own failure: kept whole in the failure line (its response too). */
+    readonly reported?: Row,
   ) {
     super(message);
   }
@@ -222,7 +225,7 @@ async function reverifyOne(options: ReverifyOptions, inputs: InputIndex | undefi
     outcome.line = rescored;
   } catch (error) {
     outcome.rewardEqual = false;
-    if (error instanceof RowFailure) outcome.failure = { failureClass: error.failureClass, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) };
+    if (error instanceof RowFailure) outcome.failure = { failureClass: error.failureClass, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.reported ? { reported: error.reported } : {}) };
     else if (error instanceof DeadlineExceededError) outcome.failure = { failureClass: "timeout", message: error.message };
     else if (error instanceof TransportError) outcome.failure = { failureClass: "transport", message: error.message };
     else outcome.failure = { failureClass: "error", message: (error as Error)?.message ?? String(error) };
@@ -267,6 +270,11 @@ async function rescore(options: ReverifyOptions, outcome: ReverifyOutcome, row: 
     result = verified.json();
   } catch {
     throw new RowFailure("invalid_result", `${server}/verify answered invalid JSON: ${verified.text.slice(0, 1000)}`);
+  }
+  // A verify that says it failed (a judge call that did not go through) is not a score, whatever its reward.
+  if (result !== null && typeof result === "object" && typeof (result as Row)._ng_failure_class === "string") {
+    const reported = result as Row;
+    throw new RowFailure(reported._ng_failure_class as string, `${server}/verify reported ${reported._ng_failure_class}: ${String(reported._ng_failure_judge_error ?? reported.error ?? "")}`.slice(0, 1000), undefined, reported);
   }
   if (result === null || typeof result !== "object" || Array.isArray(result) || typeof (result as Row).reward !== "number") {
     throw new RowFailure("invalid_result", `${server}/verify answered without a numeric reward: ${verified.text.slice(0, 1000)}`);
@@ -395,7 +403,10 @@ export function formatReverifyReport(report: ReverifyReport, maxListed = 10): st
 
 /** A failed row for `<output>_failures.jsonl`, shaped as collection's failure lines (plus the rollouts line); never a reward. */
 export function failureLine(outcome: ReverifyOutcome, stored: Row): Row {
+  const { reward: _reward, ...reported } = outcome.failure!.reported ?? {};
   return {
+    // What a verify reported with its own failure (its response included, so a later --judge-failed-only can recover it).
+    ...reported,
     _ng_task_index: outcome.taskIndex,
     _ng_rollout_index: outcome.rolloutIndex,
     ...(stored.agent_ref !== undefined ? { agent_ref: stored.agent_ref } : {}),

@@ -41,7 +41,7 @@ test("eval reverify: NeMo Gym's counter rollouts re-scored from an environment c
 
   const again = await runGym(args);
   assert.equal(again.code, 2, "an existing output is not overwritten without --overwrite (a user error: exit 2)");
-  assert.match(again.output, /output file already exists: '.*reverified\.jsonl'; pass --overwrite/);
+  assert.match(again.output, /Output file already exists: '.*reverified\.jsonl'\. Pass --overwrite/);
 });
 
 test("eval reverify: rows that cannot be re-verified are errors (exit 1), listed with their reason and written to _failures.jsonl", { skip: sharedRollouts.skip }, async () => {

@@ -51,7 +51,8 @@ test("gym list environments NAME prints its detail; --json the same fields", asy
   assert.equal(text.code, 0, text.output);
   assert.match(text.stdout, /^The instruction_following environment \(domain: instruction_following\)\n\nInstruction following datasets .*\nValue: Improve IFEval and IFBench\n\nDetails:\nconfig: \S+environments\/instruction_following\/config\.yaml\nstatus: no-manifest\n/);
   assert.match(text.stdout, /\nagent: simple_agent\ndatasets: example, train\n/);
-  assert.match(text.stdout, /\nported: yes\n\nUsage example:\ngym env start --config environments\/instruction_following\/config\.yaml /);
+  // NeMo Gym's usage line, through the selectors.
+  assert.match(text.stdout, /\nported: yes\n\nUsage example:\ngym env start --environment instruction_following --model-type vllm_model\n$/);
 
   assert.equal(detailRun.code, 0, detailRun.output);
   const detail = JSON.parse(detailRun.stdout) as Record<string, unknown>;
@@ -60,6 +61,17 @@ test("gym list environments NAME prints its detail; --json the same fields", asy
   assert.equal(detail.ported, false);
   assert.match(String((detail.details as Record<string, string>).ported), /^no \(not here: resources_servers\/abstention/);
   assert.equal(detail.usage_example, null);
+});
+
+test("the usage example of a workload in a resources server's configs, of a resources server and of a model: NeMo Gym's selector form", async () => {
+  const [workload, server, model] = await Promise.all([
+    runGym(["list", "environments", "resources_servers/example_multi_step"]),
+    runGym(["list", "resources-servers", "mcqa"]),
+    runGym(["list", "models", "vllm_model"]),
+  ]);
+  assert.match(workload.stdout, /\nUsage example:\ngym env start --resources-server example_multi_step --model-type vllm_model\n$/, workload.output);
+  assert.match(server.stdout, /\nUsage example:\ngym env start --resources-server mcqa --model-type vllm_model\n$/, server.output);
+  assert.match(model.stdout, /\nUsage example:\ngym env start --resources-server example_single_tool_call --model-type vllm_model\n$/, model.output);
 });
 
 test("an unknown name is one line with a did-you-mean (exit 2); a name of the other kind says which it is", async () => {
