@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assistantMessage, http, overHttp, responseWith, startServers, type InProcessGraph, type ServerCalls } from "../../../src/testing/index.ts";
+import { assertRowsAreRunRequests, assistantMessage, http, overHttp, readRows, responseWith, startServers, type InProcessGraph, type ServerCalls } from "../../../src/testing/index.ts";
 import bird from "../app.ts";
 import { buildSchoolsDatabase, schoolsPath } from "../data/build-example-db.ts";
 import { extractBirdSql, hasSqlCodeblock } from "../extract.ts";
@@ -124,4 +124,21 @@ test("metrics: accuracy pass@k overall and per difficulty; key metrics pick the 
   assert.equal(agent_metrics["simple/pass@2/accuracy"], 100);
   assert.equal(agent_metrics["challenging/pass@1[avg-of-2]/accuracy"], 0);
   assert.deepEqual(Object.keys(key_metrics).filter((name) => name.includes("accuracy")).sort(), ["challenging/pass@1[avg-of-2]/accuracy", "pass@1[avg-of-2]/accuracy", "pass@2/accuracy", "simple/pass@1[avg-of-2]/accuracy"]);
+});
+
+test("data/example.jsonl: valid run requests; its gt_sql scores 1.0 and SELECT 1 0.0 on the committed example database", async () => {
+  const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
+  assertRowsAreRunRequests(rows);
+  const examples = await startServers({ bird_sql: [bird, { bird_sql_dir: join(import.meta.dirname, "../data/example_dbs"), databases_url: null }] });
+  try {
+    const calls = overHttp(examples.url("bird_sql"), client);
+    for (const row of rows) {
+      for (const [sql, reward] of [[String(row.gt_sql), 1], ["SELECT 'none'", 0]] as const) {
+        const answer = await calls.post("/verify", { ...row, response: responseWith([assistantMessage(sqlAnswer(sql))]) });
+        assert.equal(answer.json<{ reward: number }>().reward, reward, `${row.id}: ${sql}`);
+      }
+    }
+  } finally {
+    await examples.close();
+  }
 });

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assistantMessage, http, overHttp, responseWith, startServers, type ServerCalls } from "../../../src/testing/index.ts";
+import { assertRowsAreRunRequests, assistantMessage, http, overHttp, readRows, responseWith, startServers, type ServerCalls } from "../../../src/testing/index.ts";
 import type { InProcessGraph } from "../../../src/testing/index.ts";
 import spider2 from "../app.ts";
 import { buildShopDatabase } from "../data/build-example-db.ts";
@@ -159,5 +159,29 @@ test("a db_id whose database is not in the folder is a 501 naming the db_id and 
     const answer = await post(sqlAnswer("SELECT 1"), { db_id, gold_sql: "SELECT 1" });
     assert.equal(answer.status, 501, answer.text);
     assert.ok(answer.text.includes(JSON.stringify(db_id).slice(1, -1)) && answer.text.includes(join(base, "sqlite")), answer.text);
+  }
+});
+
+test("data/example.jsonl: valid run requests, each scoring 1.0 for a right query and 0.0 for a wrong one on the committed example database", async () => {
+  const rows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
+  assertRowsAreRunRequests(rows);
+  const right: Record<string, string> = {
+    shop001: "SELECT c.name, SUM(o.amount) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.id",
+    shop002: "SELECT name FROM customers WHERE balance IS NULL",
+    shop003: "SELECT id, amount FROM orders ORDER BY amount DESC",
+    shop004: "SELECT SUM(quantity), COUNT(*) FROM orders",
+    shop005: "SELECT name, city FROM customers WHERE balance > 50",
+  };
+  const examples = await startServers({ spider2_lite: [spider2, { spider2_lite_dir: join(import.meta.dirname, "../data/example_dbs"), databases_url: null }] });
+  try {
+    const calls = overHttp(examples.url("spider2_lite"), client);
+    for (const row of rows) {
+      for (const [sql, reward] of [[right[String(row.instance_id)]!, 1], ["SELECT 1", 0]] as const) {
+        const answer = await calls.post("/verify", { ...row, response: responseWith([assistantMessage(sqlAnswer(sql))]) });
+        assert.equal(answer.json<{ reward: number }>().reward, reward, `${row.instance_id}: ${sql}`);
+      }
+    }
+  } finally {
+    await examples.close();
   }
 });
