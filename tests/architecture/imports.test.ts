@@ -25,6 +25,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   gateway: 4,
   scaffold: 4,
   sandbox: 4,
+  sql: 4,
   testing: 4,
   cli: 5,
 };

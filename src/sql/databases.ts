@@ -1,0 +1,83 @@
+// Where a SQL environment's databases live: the configured folder (relative to the project root, as NeMo Gym
+// resolves it against its repo root), the file of one db_id (a 501 naming both when it is absent — never a 0),
+// and NeMo Gym's first-start download of a public zip (resumable, optionally digest-checked, then unzipped).
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { downloadFile } from "../client/download.ts";
+import { PROJECT_ROOT } from "../config/paths.ts";
+import { HttpError } from "../protocol/errors.ts";
+
+const run = promisify(execFile);
+
+/** A configured folder: absolute as given, relative to the project root otherwise. */
+export const resolveConfiguredDir = (configured: string, root = PROJECT_ROOT): string => (isAbsolute(configured) ? configured : resolve(root, configured));
+
+/** True when `folder` holds at least one `*.sqlite` directly (depth 0) or one level down (depth 1), NeMo Gym's "already present". */
+export function hasDatabases(folder: string, depth: 0 | 1): boolean {
+  if (!existsSync(folder)) return false;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (depth === 0 && entry.isFile() && entry.name.endsWith(".sqlite")) return true;
+    if (depth === 1 && entry.isDirectory()) {
+      const inner = join(folder, entry.name);
+      if (readdirSync(inner).some((name) => name.endsWith(".sqlite") && !name.startsWith("."))) return true;
+    }
+  }
+  return false;
+}
+
+/** A db_id names one file of the folder: one path segment, never `.`/`..`, no NUL. */
+const SAFE_DB_ID = /^(?!\.\.?$)[^/\\\0]+$/;
+
+/**
+ * The path (relative to `folder`) of db_id's database, `layout` mapping a db_id to it. An absent file is a 501
+ * naming the db_id and the folder: the row cannot be scored here, which is no statement about the model.
+ */
+export function databaseFile(folder: string, dbId: string, layout: (dbId: string) => string): string {
+  const relative = layout(dbId);
+  const path = join(folder, relative);
+  if (!SAFE_DB_ID.test(dbId) || !existsSync(path) || !statSync(path).isFile()) {
+    throw new HttpError(501, `no database for db_id ${JSON.stringify(dbId)}: ${relative} is not in the databases folder ${folder}`);
+  }
+  return relative;
+}
+
+export interface ArchiveSource {
+  url: string;
+  /** Checked when given; NeMo Gym publishes none. */
+  sha256?: string | null;
+  /** Where the zip is kept (a `.part` file next to it while it downloads, so a restart resumes). */
+  archivePath: string;
+}
+
+/** Downloads the zip (or finds it complete) with bounded retries and timeouts. */
+export async function fetchArchive(source: ArchiveSource): Promise<string> {
+  const result = await downloadFile({
+    url: source.url,
+    dest: source.archivePath,
+    expectedSha256: source.sha256 ?? undefined,
+    // Google Drive answers a script without a browser's User-Agent with an HTML page (NeMo Gym sends this one too).
+    headers: { "User-Agent": "Mozilla/5.0" },
+    connectTimeoutMs: 30_000,
+    idleTimeoutMs: 120_000,
+    maxRetries: 5,
+  });
+  return result.path;
+}
+
+/**
+ * `unzip` (Info-ZIP: it refuses entries that climb out of `destination`) of `archive` into `destination`;
+ * `entries` are unzip's wildcards, `flatten` drops the entries' folders.
+ */
+export async function unzip(archive: string, destination: string, options: { entries?: string[]; flatten?: boolean } = {}): Promise<void> {
+  mkdirSync(destination, { recursive: true });
+  const args = ["-o", "-q", ...(options.flatten ? ["-j"] : []), archive, ...(options.entries ?? []), "-d", destination];
+  try {
+    await run("unzip", args, { timeout: 30 * 60_000, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const { code, stderr } = error as { code?: string | number; stderr?: string };
+    if (code === "ENOENT") throw new Error("the databases come as a zip and `unzip` is not installed (apt-get install -y unzip)");
+    throw new Error(`unzip ${archive} failed (${code}): ${String(stderr ?? "").trim().slice(0, 500)}`);
+  }
+}

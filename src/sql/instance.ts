@@ -1,0 +1,48 @@
+// One SQL environment instance's start and stop: databases present (else NeMo Gym's first-start download), the
+// sandbox probed once (a host without one fails here, before the first request), closed with the server.
+import { mkdirSync } from "node:fs";
+import type { FastifyInstance } from "fastify";
+import type { ServerContext } from "../server/definition.ts";
+import { SqliteSandbox } from "./runner.ts";
+
+export interface SqlInstanceOptions {
+  /** The folder whose files the db_ids name (absolute). */
+  databaseDir: string;
+  /** NeMo Gym's "already present" test. */
+  present: () => boolean;
+  /** Fetches the databases into `databaseDir`; undefined when no download is configured. */
+  download?: () => Promise<void>;
+  maxConcurrent: number;
+  timeoutMs: number;
+}
+
+/** The running instances, by server: set at startup, read by verify. */
+export class SqlInstances {
+  private readonly byServer = new WeakMap<ServerContext<unknown>, SqliteSandbox>();
+
+  /** For a resources server's `routes` hook: runs at startup, stops with the server. */
+  async start(scope: FastifyInstance, server: ServerContext<any>, options: SqlInstanceOptions): Promise<void> {
+    if (!options.present() && options.download) {
+      server.log.info(`no databases in ${options.databaseDir}: downloading them`);
+      await options.download();
+    }
+    // The sandbox binds the folder, so it must exist; a row whose database is missing is then a 501 naming it.
+    mkdirSync(options.databaseDir, { recursive: true });
+    if (!options.present()) server.log.warn(`no databases in ${options.databaseDir}: every row will answer 501 until they are there`);
+    const sandbox = new SqliteSandbox({ databaseDir: options.databaseDir, maxConcurrent: options.maxConcurrent, timeoutMs: options.timeoutMs });
+    try {
+      await sandbox.ensureAvailable();
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+    this.byServer.set(server, sandbox);
+    scope.addHook("onClose", async () => sandbox.close());
+  }
+
+  of(server: ServerContext<any>): SqliteSandbox {
+    const sandbox = this.byServer.get(server);
+    if (!sandbox) throw new Error("the SQL sandbox of this server was not started (its routes hook did not run)");
+    return sandbox;
+  }
+}
