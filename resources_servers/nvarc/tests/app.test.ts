@@ -1,12 +1,12 @@
 // nvarc's verify (through fastify inject): the fields NeMo Gym answers with, the transductive reading (thinking removed,
-// digit rows), how the mode is chosen (row over instance), the inductive refusal while there is no sandbox, the
-// request model, and the authored data and verifier cases. The grid reading itself is pinned rule by rule in
-// tests/ports/arc-grid.test.ts.
+// digit rows), how the mode is chosen (row over instance), the request model, and the authored data and verifier
+// cases. The inductive programs, run in the sandbox over real HTTP, are tests/inductive.test.ts; the grid reading
+// itself is pinned rule by rule in tests/ports/arc-grid.test.ts.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, type InjectedGraph, injectServers, type Item, readRows, responseWith } from "../../../src/testing/index.ts";
-import nvarc, { INDUCTIVE_NEEDS_SANDBOX } from "../app.ts";
+import nvarc from "../app.ts";
 
 const dataDir = join(import.meta.dirname, "../data");
 const rows = readRows(join(dataDir, "example.jsonl"));
@@ -63,9 +63,11 @@ describe("transductive", () => {
 describe("the mode", () => {
   test("the row's agent_mode wins over the instance's; an empty or null one falls back to it", async () => {
     assert.equal((await score("\\boxed{1 0\n0 1}", { agent_mode: "transductive" }, "nvarc_inductive")).reward, 1);
-    assert.equal((await verify({ agent_mode: "" }, [assistantMessage(PROGRAM)], "nvarc_inductive")).status, 501);
-    assert.equal((await verify({ agent_mode: null }, [assistantMessage(PROGRAM)], "nvarc_inductive")).status, 501);
-    assert.equal((await verify({ agent_mode: "inductive" }, [assistantMessage(PROGRAM)])).status, 501);
+    // The identity program on test_input [[1, 0], [0, 1]] gives the expected grid only when it runs (inductive).
+    const program = { test_input: EXPECTED };
+    assert.deepEqual(await score(PROGRAM, { ...program, agent_mode: "" }, "nvarc_inductive"), result(1, EXPECTED, "inductive"));
+    assert.deepEqual(await score(PROGRAM, { ...program, agent_mode: null }, "nvarc_inductive"), result(1, EXPECTED, "inductive"));
+    assert.deepEqual(await score(PROGRAM, { ...program, agent_mode: "inductive" }), result(1, EXPECTED, "inductive"));
   });
 
   test("an instance without agent_mode is transductive", async () => {
@@ -77,17 +79,8 @@ describe("the mode", () => {
   });
 });
 
-describe("inductive (no sandbox yet)", () => {
-  test("an answer with a program is refused with a 501 saying the sandbox is missing, whatever the program", async () => {
-    for (const text of [PROGRAM, "```\ndef transform(g): return g\n```", "def transform(grid):\n    return [[1, 0], [0, 1]]"]) {
-      const answer = await verify({ agent_mode: "inductive" }, [assistantMessage(text)]);
-      assert.equal(answer.status, 501, text);
-      assert.deepEqual(answer.json(), { detail: INDUCTIVE_NEEDS_SANDBOX });
-    }
-    assert.match(INDUCTIVE_NEEDS_SANDBOX, /sandbox/);
-  });
-
-  test("an answer without a program scores 0, as in NeMo Gym: nothing would have run", async () => {
+describe("inductive without a program", () => {
+  test("an answer without a program scores 0, as in NeMo Gym: nothing runs", async () => {
     assert.deepEqual(await score("It mirrors the grid. \\boxed{1 0\n0 1}", { agent_mode: "inductive" }), result(0, null, "inductive"));
   });
 
