@@ -15,6 +15,7 @@ const MODEL = RUN_SERVER;
 export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "resources_servers/arc_agi": RESOURCES_SERVER,
   "resources_servers/calendar": RESOURCES_SERVER,
+  "resources_servers/code_fim": [...RESOURCES_SERVER, "split", "num_processes", "timeout"],
   "resources_servers/evalplus": [...RESOURCES_SERVER, "dataset", "num_processes", "min_time_limit", "gt_time_limit_factor", "evalplus_version"],
   "resources_servers/example_multi_step": RESOURCES_SERVER,
   "resources_servers/example_session_state_mgmt": RESOURCES_SERVER,
