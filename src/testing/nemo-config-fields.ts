@@ -14,7 +14,21 @@ const MODEL = RUN_SERVER;
 /** `<server type>/<name>` → the fields its NeMo Gym config class declares (inherited ones included). */
 export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "resources_servers/arc_agi": RESOURCES_SERVER,
+  "resources_servers/bigcodebench": [
+    ...RESOURCES_SERVER,
+    "num_processes",
+    "venv_path",
+    "bcb_python_version",
+    "max_as_limit",
+    "max_data_limit",
+    "max_stack_limit",
+    "min_time_limit",
+    "gt_time_limit",
+    "subprocess_timeout",
+  ],
   "resources_servers/calendar": RESOURCES_SERVER,
+  "resources_servers/code_fim": [...RESOURCES_SERVER, "split", "num_processes", "timeout"],
+  "resources_servers/evalplus": [...RESOURCES_SERVER, "dataset", "num_processes", "min_time_limit", "gt_time_limit_factor", "evalplus_version"],
   "resources_servers/example_multi_step": RESOURCES_SERVER,
   "resources_servers/example_session_state_mgmt": RESOURCES_SERVER,
   "resources_servers/example_single_tool_call": RESOURCES_SERVER,
