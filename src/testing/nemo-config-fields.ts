@@ -33,6 +33,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/nvarc": [...RESOURCES_SERVER, "agent_mode", "python_timeout_seconds"],
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
+  "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/single_step_tool_use_with_argument_comparison": [...RESOURCES_SERVER, "tool_call_comparator_config"],
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
