@@ -8,6 +8,7 @@ import { formatModelProxy, modelProxyBench } from "./model-proxy.ts";
 import { formatGateway, gatewayBench } from "./gateway.ts";
 import { formatVerify, verifyBench } from "./verify.ts";
 import { formatSandbox, sandboxBench } from "./sandbox.ts";
+import { codeBench, formatCode } from "./code.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -45,12 +46,37 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
       return { result, text: formatSandbox(result) };
     },
   },
+  code: {
+    title: "Code environments over HTTP: code_gen verifies/s per concurrency and num_processes, math_with_code call 1 vs 5 of a session, spider2_lite and evalplus /verify",
+    async run() {
+      const result = await codeBench();
+      return { result, text: formatCode(result) };
+    },
+  },
 };
 
+const USAGE = (): string =>
+  [
+    "usage: npm run bench [-- --help] [suite…]   (no suite: all of them; the run is stored in bench/last-run.json)",
+    "",
+    "suites:",
+    ...Object.entries(suites).map(([name, suite]) => `  ${name.padEnd(12)} ${suite.title}`),
+    "",
+  ].join("\n");
+
 async function main(selected: string[]) {
+  if (selected.some((arg) => arg === "--help" || arg === "-h" || arg === "help")) {
+    process.stdout.write(USAGE());
+    return;
+  }
   const names = selected.length > 0 ? selected : Object.keys(suites);
   const unknown = names.filter((name) => !suites[name]);
-  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(suites).join(", ")}`);
+  if (unknown.length > 0) {
+    // A mistyped name is the user's error: one line and the list, not a stack trace.
+    process.stderr.write(`bench: unknown suite(s) ${unknown.join(", ")}\n\n${USAGE()}`);
+    process.exitCode = 2;
+    return;
+  }
   const run: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model };
   process.stdout.write(`machine: ${run.cpus} cores, ${run.cpu_model ?? "unknown CPU"}, Node ${run.node}\n`);
   for (const name of names) {

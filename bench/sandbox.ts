@@ -15,8 +15,8 @@ import { BubblewrapSandbox, pythonRuntime, type SandboxResult } from "../src/san
 import { fixed, formatTable, measureInterleaved, percentile, type Measurement } from "./measure.ts";
 
 /** A competitive-programming answer: read n and n numbers, print their sum and maximum. */
-const SOLUTION = "import sys\ndata = sys.stdin.read().split()\nn = int(data[0])\nxs = list(map(int, data[1:1 + n]))\nprint(sum(xs), max(xs))\n";
-const CASES = Array.from({ length: 10 }, (_, i) => {
+export const SOLUTION = "import sys\ndata = sys.stdin.read().split()\nn = int(data[0])\nxs = list(map(int, data[1:1 + n]))\nprint(sum(xs), max(xs))\n";
+export const CASES = Array.from({ length: 10 }, (_, i) => {
   const xs = Array.from({ length: 50 + i * 20 }, (_, j) => (j * 7919 + i) % 1000);
   return { input: `${xs.length}\n${xs.join(" ")}\n`, output: `${xs.reduce((a, b) => a + b, 0)} ${Math.max(...xs)}\n` };
 });
