@@ -20,25 +20,25 @@ const AGENT = "example_session_state_mgmt_simple_agent.responses_api_agents.simp
 
 // A NeMo Gym environment this project has not ported: its resources server exists only as app.py upstream.
 const dir = mkdtempSync(join(tmpdir(), "gym-config-keys-"));
-const CODE_GEN = join(dir, "code_gen.yaml");
+const IFBENCH = join(dir, "ifbench.yaml");
 writeFileSync(
-  CODE_GEN,
-  `code_gen:
+  IFBENCH,
+  `ifbench:
   resources_servers:
-    code_gen:
+    ifbench:
       entrypoint: app.py
       domain: coding
-code_gen_simple_agent:
+ifbench_simple_agent:
   responses_api_agents:
     simple_agent:
       entrypoint: app.py
-      resources_server: {type: resources_servers, name: code_gen}
+      resources_server: {type: resources_servers, name: ifbench}
       model_server: {type: responses_api_models, name: policy_model}
 `,
 );
 const ROWS = join(dir, "rows.jsonl");
 writeFileSync(ROWS, `${JSON.stringify({ responses_create_params: { input: "hi" } })}\n`);
-const UNPORTED = /^error: not available here: code_gen; available resources servers: arc_agi, calendar, .*example_session_state_mgmt.*, xlam_fc$/m;
+const UNPORTED = /^error: not available here: ifbench; available resources servers: arc_agi, .*\bcalendar, .*example_session_state_mgmt.*, xlam_fc$/m;
 
 function assertOneLineBeforeAnyStart(result: { code: number | null; output: string }, pattern: RegExp, marker: string) {
   assert.equal(result.code, 2, result.output);
@@ -51,13 +51,13 @@ function assertOneLineBeforeAnyStart(result: { code: number | null; output: stri
 test("a server this project does not have fails env validate, env start and eval run with one line listing what is available", async () => {
   const marker = randomUUID();
   const env = { GYM_TEST_MARKER: marker };
-  const validate = await runGym(["env", "validate", "--config", CODE_GEN, ...COUNTER_CONFIGS], { env });
+  const validate = await runGym(["env", "validate", "--config", IFBENCH, ...COUNTER_CONFIGS], { env });
   assertOneLineBeforeAnyStart(validate, UNPORTED, marker);
-  const start = await runGym(["env", "start", "--config", CODE_GEN, ...COUNTER_CONFIGS, "++head_server.port=0"], { env });
+  const start = await runGym(["env", "start", "--config", IFBENCH, ...COUNTER_CONFIGS, "++head_server.port=0"], { env });
   assertOneLineBeforeAnyStart(start, UNPORTED, marker);
-  const run = await runGym(["eval", "run", "--config", CODE_GEN, ...COUNTER_CONFIGS, "--agent", "code_gen_simple_agent", "--input", ROWS, "--output", join(dir, "out.jsonl"), "++head_server.port=0"], { env });
+  const run = await runGym(["eval", "run", "--config", IFBENCH, ...COUNTER_CONFIGS, "--agent", "ifbench_simple_agent", "--input", ROWS, "--output", join(dir, "out.jsonl"), "++head_server.port=0"], { env });
   assert.equal(run.code, 2, run.output);
-  assert.match(run.output, /not available here: code_gen; available resources servers: /);
+  assert.match(run.output, /not available here: ifbench; available resources servers: /);
   assert.doesNotMatch(run.output, /ERR_MODULE_NOT_FOUND|listening on/);
 });
 
