@@ -1,10 +1,13 @@
 """Regenerates the `expected` lines of tests/rollouts/prepare/convert-cases.json by running NeMo Gym's own
-benchmarks/<name>/prepare.py over each case's made-up rows: `datasets.load_dataset`, `get_dataset_config_names`
-and `urllib.request.urlretrieve` are replaced by stubs serving those rows, so no network and no `datasets`
-install are needed. Usage: python3 scripts/prepare-expected.py /path/to/NeMo-Gym [cases.json]
+benchmarks/<name>/prepare.py (a name with a slash, `a/b/prepare_c`, is benchmarks/a/b/prepare_c.py) over each
+case's made-up rows: `datasets.load_dataset`, `get_dataset_config_names`, `urllib.request.urlretrieve` and the
+loaders of the evalplus and human_eval_infilling libraries (each a dict of the file's tasks by task_id) are
+replaced by stubs serving those rows, so no network and no `datasets` install are needed (orjson is).
+Usage: python3 scripts/prepare-expected.py /path/to/NeMo-Gym [cases.json]
 """
 import base64
 import importlib.util
+import inspect
 import io
 import tarfile
 import json
@@ -80,9 +83,32 @@ def urlretrieve(url, filename):
 
 urllib.request.urlretrieve = urlretrieve
 
+
+def tasks_from(url_suffix):
+    """The release file's tasks by task_id, in file order (what the libraries' loaders return)."""
+    rows = next((s["rows"] for s in current["sources"] if s.get("url", "").endswith(url_suffix)), [])
+    return {row["task_id"]: dict(row) for row in rows}
+
+
+evalplus = types.ModuleType("evalplus")
+evalplus_data = types.ModuleType("evalplus.data")
+evalplus_data.get_human_eval_plus = lambda **_: tasks_from("/HumanEvalPlus.jsonl.gz")
+evalplus_data.get_mbpp_plus = lambda **_: tasks_from("/MbppPlus.jsonl.gz")
+sys.modules["evalplus"] = evalplus
+sys.modules["evalplus.data"] = evalplus_data
+INFILLING_FILES = {"single_line": "SingleLine", "multi_line": "MultiLine", "random_span": "RandomSpan", "random_span_light": "RandomSpanLight"}
+infilling = types.ModuleType("human_eval_infilling")
+infilling_data = types.ModuleType("human_eval_infilling.data")
+infilling_data.read_problems = lambda split: tasks_from(f"/HumanEval-{INFILLING_FILES[split]}Infilling.jsonl.gz")
+sys.modules["human_eval_infilling"] = infilling
+sys.modules["human_eval_infilling.data"] = infilling_data
+# Scripts that import shared helpers as `benchmarks.<name>.<module>` (livecodebench).
+sys.path.insert(0, str(nemo_root))
+
 for name, case in cases.items():
     current = case
-    spec = importlib.util.spec_from_file_location(f"prepare_{name.replace('-', '_')}", nemo_root / "benchmarks" / name / "prepare.py")
+    script = nemo_root / "benchmarks" / (f"{name}.py" if "/" in name else f"{name}/prepare.py")
+    spec = importlib.util.spec_from_file_location(f"prepare_{name.replace('-', '_').replace('/', '_')}", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,8 +117,12 @@ for name, case in cases.items():
         module.OUTPUT_FPATH = out
         if hasattr(module, "DEFAULT_OUTPUT_FPATH"):
             module.DEFAULT_OUTPUT_FPATH = out
-        written = module.prepare(**case.get("args", {}))
-        case["expected"] = Path(written).read_text(encoding="utf-8").splitlines()
+        args = dict(case.get("args", {}))
+        if "output_path" in inspect.signature(module.prepare).parameters:
+            args["output_path"] = out
+        written = module.prepare(**args)
+        # Lines end at "\n" only: orjson and ensure_ascii=False keep U+2028 and friends raw, which splitlines() splits at.
+        case["expected"] = Path(written).read_text(encoding="utf-8").split("\n")[:-1]
 
 cases_path.write_text(json.dumps(cases, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 print(f"expected lines for {len(cases)} benchmarks written to {cases_path}")

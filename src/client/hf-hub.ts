@@ -117,6 +117,23 @@ export class HuggingFaceHub {
       .map((file) => ({ path: file.path, size: file.size, ...(file.sha256 ? { sha256: file.sha256 } : {}), commit, url: this.resolveUrl(repo, commit, file.path) }));
   }
 
+  /**
+   * The Parquet files of `load_dataset(repo, config, split=split, revision=revision)` for a revision that holds the
+   * dataset as Parquet itself (what `datasets-cli convert_to_parquet` commits, and its pull requests hold:
+   * `<config>/<split>-00000-of-0000N.parquet`), pinned to that revision's commit. Any other layout is refused in one
+   * line naming what was looked for, rather than guessed at.
+   */
+  async parquetFilesAt(repo: string, revision: string, split: string, config: string): Promise<HubParquetFile[]> {
+    const commit = await this.datasetCommit(repo, revision);
+    const folders = (await this.listTree(repo, commit)).filter((entry) => entry.type === "directory").map((entry) => entry.path);
+    if (!folders.includes(config)) throw new HubError(`Hugging Face dataset ${repo} at ${revision} has no folder ${config}/ (it has: ${folders.join(", ") || "none"}); expected ${config}/${split}-*.parquet`);
+    const files = (await this.listTree(repo, commit, config)).filter((entry) => entry.type === "file" && entry.path.startsWith(`${config}/${split}-`) && entry.path.endsWith(".parquet"));
+    if (files.length === 0) throw new HubError(`Hugging Face dataset ${repo} at ${revision} has no ${config}/${split}-*.parquet files`);
+    return files
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      .map((file) => ({ path: file.path, size: file.size, ...(file.sha256 ? { sha256: file.sha256 } : {}), commit, url: this.resolveUrl(repo, commit, file.path) }));
+  }
+
   /** Where a file of a dataset repo is downloaded from (`hf_hub_download`'s URL). */
   resolveUrl(repo: string, revision: string, path: string): string {
     return `${this.endpoint}/datasets/${repo}/resolve/${encodeURIComponent(revision)}/${path.split("/").map(encodeURIComponent).join("/")}`;

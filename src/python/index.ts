@@ -11,14 +11,15 @@
 // thrown error), json-dumps.ts (json.dumps: Python's defaults and NeMo Gym's compact wire form), float.ts
 // (repr(float), format(x, ".Ng"), round, statistics.mean), sum.ts (builtin sum, CPython 3.12), math.ts (int / int,
 // math.exp, math.gcd), numbers.ts (int() and float() of text), decimal.ts (decimal.Decimal), str.ts (str methods
-// over code points), chars.ts (the character classes of isspace and re), escapes.ts (backslash escapes), re/
+// over code points), chars.ts (the character classes of isspace and re), escapes.ts (backslash escapes), pickle.ts (pickle.loads of a str), re/
 // (the re module: translate.ts and pattern.ts), pydantic/ (pydantic v2 lax validation, smart unions; its own index.ts).
 //
 // src/python imports only itself and src/protocol (floor 0).
 
 // ---- the JSON-value model ----
 export { jsonEquals, jsonGetItem, jsonIterate, jsonLess, jsonLoads, jsonRepr, jsonStr, jsonTruthy, jsonTypeName } from "./json-value.ts";
-export { FLOAT_FIELDS, pythonJsonDumps, pythonJsonDumpsTyped, toPythonJson, type PythonDumpsOptions } from "./json-dumps.ts";
+export { FLOAT_FIELDS, orjsonDumps, pythonJsonDumps, pythonJsonDumpsTyped, toPythonJson, type PythonDumpsOptions } from "./json-dumps.ts";
+export { unpickleStr } from "./pickle.ts";
 export { PythonRandom } from "./random.ts";
 export { NAMESPACE_URL, uuid5 } from "./uuid.ts";
 export { pythonCsvRows } from "./csv.ts";

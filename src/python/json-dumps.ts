@@ -77,3 +77,41 @@ function compareCodePoints(a: string, b: string): number {
   }
   return x.length - y.length;
 }
+
+/**
+ * `orjson.dumps(value)` of a value in the PyValue model: compact, raw UTF-8, ints within 64 bits (orjson's range:
+ * -2**63 … 2**64-1). orjson's float formatting differs from repr past 1e16 and below 1e-4; only the floats both
+ * write alike are accepted (integral ones below 1e16, and those written without an exponent), the rest refused.
+ */
+export function orjsonDumps(value: unknown): string {
+  const dump = (v: unknown): string => {
+    if (v === null || v === undefined) return "null";
+    if (typeof v === "boolean") return v ? "true" : "false";
+    if (typeof v === "bigint") {
+      if (v < -(2n ** 63n) || v > 2n ** 64n - 1n) throw new TypeError("Integer exceeds 64-bit range");
+      return v.toString();
+    }
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return "null";
+      const repr = floatRepr(v);
+      if (/e/.test(repr) || (v !== 0 && Math.abs(v) < 1e-4)) throw new TypeError(`orjson's text for the float ${repr} is not reproduced here`);
+      return repr;
+    }
+    if (typeof v === "string") {
+      if (/\p{Surrogate}/u.test(v)) throw new TypeError("str is not valid UTF-8: surrogates not allowed");
+      return JSON.stringify(v);
+    }
+    if (Array.isArray(v)) return `[${v.map(dump).join(",")}]`;
+    if (typeof v === "object") {
+      const entries = (v instanceof Map ? [...v.entries()] : Object.entries(v)).filter(([, item]) => item !== undefined) as [unknown, unknown][];
+      return `{${entries
+        .map(([k, item]) => {
+          if (typeof k !== "string") throw new TypeError("Dict key must be str");
+          return `${dump(k)}:${dump(item)}`;
+        })
+        .join(",")}}`;
+    }
+    throw new TypeError(`Type is not JSON serializable: ${typeof v}`);
+  };
+  return dump(value);
+}

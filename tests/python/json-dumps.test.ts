@@ -12,3 +12,11 @@ test("json.dumps(value): ', ' and ': ', ensure_ascii (DEL too), floats as repr(f
 test("the wire form is compact, raw UTF-8, and keeps the .0 of float fields", () => {
   assert.equal(toPythonJson({ reward: 1, text: "é", n: 2 }), `{"reward":1.0,"text":"é","n":2}`);
 });
+
+test("orjsonDumps: orjson.dumps's text (compact, raw UTF-8, \\u00XX controls); floats orjson writes unlike repr refused", async () => {
+  const { orjsonDumps } = await import("../../src/python/json-dumps.ts");
+  // b'{"a":[1,1.0,0.5,null],"b":"\xc3\xa9\x7f\\u001f\\n/\xe2\x80\xa8","c":true}' from orjson 3.8.3.
+  assert.equal(orjsonDumps({ a: [1n, 1, 0.5, null], b: "é\u007f\u001f\n/\u2028", c: true }), '{"a":[1,1.0,0.5,null],"b":"é\u007f\\u001f\\n/\u2028","c":true}');
+  assert.throws(() => orjsonDumps({ x: 1e-7 }), /not reproduced/);
+  assert.throws(() => orjsonDumps(2n ** 64n), /64-bit/);
+});

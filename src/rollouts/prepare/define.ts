@@ -14,24 +14,30 @@ export interface HubSource {
   repo: string;
   split: string;
   config?: string;
+  /**
+   * `revision=` of load_dataset: read that revision's own Parquet files (`<config>/<split>-*.parquet`) instead of
+   * the viewer's conversion. Requires `config`.
+   */
+  revision?: string;
   /** Handed to `convert` (a language, a subject): which part of the benchmark this source is. */
   tag?: string;
 }
 
 /**
  * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
- * row per line; a tar archive one row per regular file, `{name, data}` (data a Buffer), in archive order.
+ * row per line (gzipped ones, `jsonl.gz`, as the libraries that fetch them read them); a tar archive one row per
+ * regular file, `{name, data}` (data a Buffer), in archive order.
  */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl" | "tar";
+  format: "jsonl" | "jsonl.gz" | "tar";
   tag?: string;
 }
 
 export type Source = HubSource | UrlSource;
 
-export const huggingFace = (repo: string, split: string, options: { config?: string; tag?: string } = {}): HubSource => ({ kind: "huggingface", repo, split, ...options });
+export const huggingFace = (repo: string, split: string, options: { config?: string; revision?: string; tag?: string } = {}): HubSource => ({ kind: "huggingface", repo, split, ...options });
 export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string } = {}): UrlSource => ({ kind: "url", url: href, format: options.format ?? "jsonl", ...(options.tag ? { tag: options.tag } : {}) });
 
 /** What `sources` may ask the Hub before the downloads start (`get_dataset_config_names`). */
@@ -59,6 +65,13 @@ export interface PrepareSpec<Args extends Row, State> {
   convert(row: Row, context: ConvertContext<Args, State>): Row | Row[] | null | undefined;
   /** Python's json.dumps flavour the script writes with: `ensure_ascii` (Python's default, true). */
   ensureAscii?: boolean;
+  /** The serializer the script writes rows with: `json.dumps` (the default) or `orjson.dumps` (compact, raw UTF-8). */
+  dumps?: "json" | "orjson";
+  /**
+   * Why this benchmark cannot be prepared here, in one line: `gym eval prepare` stops with it before fetching
+   * anything (sources and convert are then never used).
+   */
+  refuse?: string;
   /** A check over all rows before anything is written (NeMo Gym's script raising on a bad row). */
   validate?: (rows: readonly Row[]) => void;
 }

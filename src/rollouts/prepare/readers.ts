@@ -1,6 +1,7 @@
 // Source files → rows as Python saw them (define.ts): Parquet through hyparquet (int columns as bigint, as
 // `datasets` gives Python ints), JSON Lines through Python's json.loads rules (int vs float kept).
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
 import type { SchemaTree } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
@@ -33,9 +34,16 @@ function asInts(value: unknown): unknown {
   return value;
 }
 
-export function readJsonlRows(path: string, label: string): Row[] {
+export function readJsonlRows(path: string, label: string, options: { gzip?: boolean } = {}): Row[] {
   const rows: Row[] = [];
-  readFileSync(path, "utf8")
+  const bytes = readFileSync(path);
+  let text: string;
+  try {
+    text = (options.gzip ? gunzipSync(bytes) : bytes).toString("utf8");
+  } catch (error) {
+    throw new UserError(`${label}: not a gzip file (${(error as Error).message})`);
+  }
+  text
     .split("\n")
     .forEach((line, i) => {
       if (line.trim() === "") return;

@@ -17,7 +17,7 @@ import { loadGlobalConfig, NO_MODEL_CONFIG } from "../../config/load.ts";
 import { resolveUnderRoots, searchRoots } from "../../config/paths.ts";
 import { listServerInstances } from "../../config/servers.ts";
 import type { ConfigDict } from "../../config/types.ts";
-import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
+import { orjsonDumps, pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
 import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
 import { readJsonlRows, readParquetRows } from "./readers.ts";
@@ -106,6 +106,10 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
 
   // Every module is found before anything is downloaded, as NeMo Gym validates all benchmarks first.
   const modules = await Promise.all(entries.map((entry) => loadPrepareModule(entry, [base, ...roots])));
+  for (const [i, entry] of entries.entries()) {
+    const refusal = modules[i]!.module.refuse;
+    if (refusal) throw new UserError(`benchmark ${entry.name} cannot be prepared here: ${refusal}`);
+  }
   const hub = options.hub ?? HuggingFaceHub.fromEnv(env);
   const cacheDir = options.cacheDir ?? defaultCacheDir(env);
   const results: PreparedBenchmark[] = [];
@@ -170,7 +174,8 @@ export function convertRows(module: PrepareModule, args: Row, inputs: readonly {
 
 /** The JSONL text, each row as the module's Python script would json.dumps it. */
 export function serializeRows(module: PrepareModule, rows: readonly Row[]): string {
-  return rows.map((row) => `${pythonJsonDumpsTyped(row, { ensureAscii: module.ensureAscii ?? true })}\n`).join("");
+  const dumps = module.dumps === "orjson" ? orjsonDumps : (row: Row) => pythonJsonDumpsTyped(row, { ensureAscii: module.ensureAscii ?? true });
+  return rows.map((row) => `${dumps(row)}\n`).join("");
 }
 
 function benchmarkConfigPath(name: string, roots: readonly string[]): string {
@@ -244,7 +249,8 @@ interface FetchContext {
 
 async function fetchSource(source: Source, context: FetchContext): Promise<{ rows: Row[]; record: SourceRecord }> {
   if (source.kind === "huggingface") {
-    const files = await context.hub.parquetFiles(source.repo, source.split, source.config);
+    if (source.revision !== undefined && source.config === undefined) throw new Error(`${context.benchmark}: a Hugging Face source at a revision needs its config`);
+    const files = source.revision === undefined ? await context.hub.parquetFiles(source.repo, source.split, source.config) : await context.hub.parquetFilesAt(source.repo, source.revision, source.split, source.config!);
     const rows: Row[] = [];
     const fileRecords: SourceRecord["files"] = [];
     for (const file of files) {
@@ -254,13 +260,13 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
       rows.push(...(await readParquetRows(dest)));
     }
     const config = files[0]!.path.split("/")[0]!;
-    return { rows, record: { kind: source.kind, repo: source.repo, config, split: source.split, revision: PARQUET_REVISION, commit: files[0]!.commit, rows: rows.length, files: fileRecords } };
+    return { rows, record: { kind: source.kind, repo: source.repo, config, split: source.split, revision: source.revision ?? PARQUET_REVISION, commit: files[0]!.commit, rows: rows.length, files: fileRecords } };
   }
   // A plain URL may change under the same name: cached per URL, fetched again with --force.
   const dest = join(context.cacheDir, "url", createHash("sha256").update(source.url).digest("hex").slice(0, 16), basename(new URL(source.url).pathname) || "file");
   if (context.force) rmSync(dest, { force: true });
   const done = await download(source.url, dest, context, { label: source.url });
-  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : readJsonlRows(dest, source.url);
+  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 

@@ -41,9 +41,15 @@ function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
   return hit?.rows ?? [];
 }
 
+/** A case's module: benchmarks/<name>/prepare.ts, or benchmarks/<name>.ts for a name with a slash (livecodebench/v6_2408_2505/prepare_cascade). */
+const modulePath = (name: string) => join(PROJECT_ROOT, "benchmarks", name.includes("/") ? `${name}.ts` : join(name, "prepare.ts"));
+
+/** What refuses to prepare (gym eval prepare says why in one line) instead of converting rows. */
+const REFUSING = ["birdbench", "ioi", "spider2_lite"];
+
 for (const [name, c] of Object.entries(cases)) {
   test(`${name}: made-up source rows become NeMo Gym's rows, byte for byte`, async () => {
-    const imported = (await import(pathToFileURL(join(PROJECT_ROOT, "benchmarks", name, "prepare.ts")).href)) as { default: unknown };
+    const imported = (await import(pathToFileURL(modulePath(name)).href)) as { default: unknown };
     const module = imported.default;
     assert.ok(isPrepareModule(module));
     const args = { ...(module.defaults ?? {}), ...(c.args ?? {}) };
@@ -56,8 +62,21 @@ for (const [name, c] of Object.entries(cases)) {
   });
 }
 
-test("the cases cover every prepare module shipped under benchmarks/", async () => {
-  const { readdirSync, existsSync } = await import("node:fs");
-  const withModule = readdirSync(join(PROJECT_ROOT, "benchmarks")).filter((dir) => existsSync(join(PROJECT_ROOT, "benchmarks", dir, "prepare.ts")));
-  assert.deepEqual(withModule.filter((dir) => !(dir in cases)), []);
+test("the cases cover every prepare module shipped under benchmarks/ but those that refuse, which say why in one line", async () => {
+  const { readdirSync } = await import("node:fs");
+  const modules = (readdirSync(join(PROJECT_ROOT, "benchmarks"), { recursive: true }) as string[])
+    .filter((path) => /(^|\/)prepare(_\w+)?\.ts$/.test(path))
+    .map((path) => path.replace(/\.ts$/, "").replace(/^([^/]+)\/prepare$/, "$1"))
+    .sort();
+  const refusing: string[] = [];
+  for (const name of modules) {
+    const module = ((await import(pathToFileURL(modulePath(name)).href)) as { default: unknown }).default;
+    assert.ok(isPrepareModule(module), name);
+    if (module.refuse !== undefined) {
+      refusing.push(name);
+      assert.match(module.refuse, /^[^\n]{20,400}$/, `${name}: one line`);
+    }
+  }
+  assert.deepEqual(refusing, REFUSING);
+  assert.deepEqual(modules.filter((name) => !(name in cases) && !REFUSING.includes(name)), []);
 });

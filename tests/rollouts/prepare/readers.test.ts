@@ -36,3 +36,12 @@ test("JSON Lines: ints bigint, floats number, key order kept; a bad line is one 
   writeFileSync(path, '{"a": 1}\n{oops\n');
   assert.throws(() => readJsonlRows(path, "https://example/test.jsonl"), /https:\/\/example\/test\.jsonl: line 2 is not JSON/);
 });
+
+test("gzipped JSON Lines (EvalPlus's and HumanEval-Infilling's release files) read as the plain ones; a file that is not gzip is one line", async () => {
+  const { gzipSync } = await import("node:zlib");
+  const path = join(dir, "rows.jsonl.gz");
+  writeFileSync(path, gzipSync('{"task_id": "HumanEval/0", "atol": 0, "x": 1.0}\n{"task_id": "é"}\n'));
+  assert.deepEqual(readJsonlRows(path, "HumanEvalPlus.jsonl.gz", { gzip: true }), [{ task_id: "HumanEval/0", atol: 0n, x: 1 }, { task_id: "é" }]);
+  writeFileSync(path, '{"task_id": 1}\n');
+  assert.throws(() => readJsonlRows(path, "HumanEvalPlus.jsonl.gz", { gzip: true }), /^UserError: HumanEvalPlus\.jsonl\.gz: not a gzip file/);
+});
