@@ -13,6 +13,7 @@ import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
 import { checkOutputWritable } from "../rollouts/output-files.ts";
 import { ANY_NUMBER, arg, configFlag, defineCommand, flag, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
+import { hubAccess } from "./hub-access.ts";
 import { flagOverrides } from "./load-config.ts";
 import { modelFlags, selectedConfig, selectorFlags, selectsConfig } from "./selector-flags.ts";
 import { instancesOfType, withServers } from "./server-session.ts";
@@ -62,7 +63,16 @@ async function splitInput(settings: RolloutCollectionConfig, resolved: ConfigDic
     log(`Skipping data preparation since reuse_existing_data_preparation=true and ${input} already exists`);
     return input;
   }
-  const written = await collateDatasets({ config: resolved, mode: "train_preparation", outputDir: dir, log });
+  // As NeMo Gym's e2e collection: should_download=true, so missing datasets with a Hugging Face source are fetched.
+  const written = await collateDatasets({
+    config: resolved,
+    mode: "train_preparation",
+    outputDir: dir,
+    download: true,
+    hub: () => hubAccess(resolved),
+    overwriteMetricsConflicts: resolved.overwrite_metrics_conflicts === true,
+    log,
+  });
   if (!written[settings.split!]) {
     throw new UserError(`--split ${settings.split}: no agent instance of the config declares a ${settings.split} dataset (collated: ${Object.keys(written).join(", ") || "none"})`);
   }

@@ -5,6 +5,7 @@
 //   GET /api/datasets/{repo}/revision/{revision}      → {sha}: the commit, recorded so the preparation is reproducible
 //   GET /api/datasets/{repo}/tree/{sha}/{path}        → [{type, path, size, lfs: {oid = sha256}}], paged by Link
 //   GET /datasets/{repo}/resolve/{sha}/{path}         → the bytes (a redirect to the CDN)
+// The repo's own files (`gym dataset download --artifact`) come the same way from the main branch's commit.
 // Endpoint from HF_ENDPOINT and token from HF_TOKEN, as huggingface_hub reads them.
 import { Agent, interceptors, type Dispatcher } from "undici";
 import { UserError } from "../config/errors.ts";
@@ -100,15 +101,21 @@ export class HuggingFaceHub {
   }
 
   /**
-   * The Parquet files of `load_dataset(repo, config, split=split)`, in order. Without a config the dataset must
-   * have exactly one (or one called "default"), as `load_dataset` requires.
+   * The config `load_dataset(repo, config)` reads and its splits. Without a config the dataset must have exactly
+   * one (or one called "default"), as `load_dataset` requires.
    */
-  async parquetFiles(repo: string, split: string, config?: string): Promise<HubParquetFile[]> {
+  async splitNames(repo: string, config?: string): Promise<{ commit: string; config: string; splits: string[] }> {
     const { commit, configs } = await this.configNames(repo);
     const chosen = config ?? (configs.length === 1 ? configs[0] : configs.includes("default") ? "default" : undefined);
     if (chosen === undefined) throw new HubError(`Hugging Face dataset ${repo} has several configs (${configs.join(", ")}); name one`);
     if (!configs.includes(chosen)) throw new HubError(`Hugging Face dataset ${repo} has no config '${chosen}' (it has: ${configs.join(", ") || "none"})`);
     const splits = (await this.listTree(repo, commit, chosen)).filter((entry) => entry.type === "directory").map((entry) => entry.path.slice(chosen.length + 1));
+    return { commit, config: chosen, splits };
+  }
+
+  /** The Parquet files of `load_dataset(repo, config, split=split)`, in order. */
+  async parquetFiles(repo: string, split: string, config?: string): Promise<HubParquetFile[]> {
+    const { commit, config: chosen, splits } = await this.splitNames(repo, config);
     if (!splits.includes(split)) throw new HubError(`Hugging Face dataset ${repo} (config ${chosen}) has no split '${split}' (it has: ${splits.join(", ") || "none"})`);
     const files = (await this.listTree(repo, commit, `${chosen}/${split}`)).filter((entry) => entry.type === "file" && entry.path.endsWith(".parquet"));
     if (files.length === 0) throw new HubError(`Hugging Face dataset ${repo} (config ${chosen}, split ${split}) has no Parquet files`);
@@ -132,6 +139,19 @@ export class HuggingFaceHub {
     return files
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
       .map((file) => ({ path: file.path, size: file.size, ...(file.sha256 ? { sha256: file.sha256 } : {}), commit, url: this.resolveUrl(repo, commit, file.path) }));
+  }
+
+  /** A file of the repo itself (`hf_hub_download(repo, path, repo_type="dataset")`), pinned to the commit `revision` is at now. */
+  async repoFile(repo: string, path: string, revision = "main"): Promise<HubParquetFile> {
+    const commit = await this.datasetCommit(repo, revision);
+    const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    const entries = await this.listTree(repo, commit, folder);
+    const file = entries.find((entry) => entry.type === "file" && entry.path === path);
+    if (!file) {
+      const names = entries.filter((entry) => entry.type === "file").map((entry) => entry.path);
+      throw new HubError(`Hugging Face dataset ${repo} has no file '${path}' at ${revision} (${folder || "its root"} has: ${names.join(", ") || "none"})`);
+    }
+    return { path, size: file.size, ...(file.sha256 ? { sha256: file.sha256 } : {}), commit, url: this.resolveUrl(repo, commit, path) };
   }
 
   /** Where a file of a dataset repo is downloaded from (`hf_hub_download`'s URL). */

@@ -41,6 +41,8 @@ export interface PythonDumpsOptions {
   ensureAscii?: boolean;
   /** `sort_keys`: dict keys in code point order. */
   sortKeys?: boolean;
+  /** `indent=N`: one item a line, N spaces a level, "," then a newline between items (`json.dump(…, indent=4)`). */
+  indent?: number;
 }
 
 /**
@@ -51,17 +53,24 @@ export interface PythonDumpsOptions {
 export function pythonJsonDumpsTyped(value: unknown, options: PythonDumpsOptions = {}): string {
   const ensureAscii = options.ensureAscii ?? true;
   const str = (s: string) => (ensureAscii ? asciiJsonString(s) : JSON.stringify(s));
-  const dump = (v: unknown): string => {
+  const indent = options.indent;
+  // Items of a container at `depth`: ", " inline, or one a line indented (an empty container stays "[]" / "{}").
+  const join = (items: string[], depth: number, open: string, close: string): string => {
+    if (indent === undefined || items.length === 0) return `${open}${items.join(", ")}${close}`;
+    const inner = `\n${" ".repeat(indent * (depth + 1))}`;
+    return `${open}${inner}${items.join(`,${inner}`)}\n${" ".repeat(indent * depth)}${close}`;
+  };
+  const dump = (v: unknown, depth = 0): string => {
     if (v === null || v === undefined) return "null";
     if (typeof v === "boolean") return v ? "true" : "false";
     if (typeof v === "bigint") return v.toString();
     if (typeof v === "number") return Number.isNaN(v) ? "NaN" : !Number.isFinite(v) ? (v > 0 ? "Infinity" : "-Infinity") : floatRepr(v);
     if (typeof v === "string") return str(v);
-    if (Array.isArray(v)) return `[${v.map(dump).join(", ")}]`;
+    if (Array.isArray(v)) return join(v.map((item) => dump(item, depth + 1)), depth, "[", "]");
     if (typeof v === "object") {
       let entries = (v instanceof Map ? [...v.entries()] : Object.entries(v)).filter(([, item]) => item !== undefined) as [string, unknown][];
       if (options.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
-      return `{${entries.map(([k, item]) => `${str(String(k))}: ${dump(item)}`).join(", ")}}`;
+      return join(entries.map(([k, item]) => `${str(String(k))}: ${dump(item, depth + 1)}`), depth, "{", "}");
     }
     throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
   };

@@ -1,7 +1,8 @@
-// A loopback Hugging Face Hub for tests of `gym eval prepare`: the endpoints src/client/hf-hub.ts calls, answered
-// the way huggingface.co answers them (revision → {sha}; tree → entries with lfs.oid = sha256; resolve → a 302 to
-// a CDN path that honours Range), plus plain files for URL sources (raw.githubusercontent.com stand-ins). It can
-// gate a dataset (401 without the token) and cut a file's first download midway, to exercise resuming.
+// A loopback Hugging Face Hub for tests of `gym eval prepare` and `gym dataset download`: the endpoints
+// src/client/hf-hub.ts calls, answered the way huggingface.co answers them (revision → {sha}; tree → entries with
+// lfs.oid = sha256; resolve → a 302 to a CDN path that honours Range) for the Parquet branch and, for raw files,
+// the main branch; plus plain files for URL sources (raw.githubusercontent.com stand-ins). It can gate a dataset
+// (401 without the token) and cut a file's first download midway, to exercise resuming.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { parquetWriteBuffer } from "hyparquet-writer";
@@ -12,6 +13,9 @@ export interface FakeHubDataset {
   commit?: string;
   /** Files of the Parquet branch by path: `default/train/0000.parquet`. */
   files: Record<string, Buffer>;
+  /** Files of the main branch (the repo as uploaded: `train.jsonl`), served at `main` and at `mainCommit`. */
+  repoFiles?: Record<string, Buffer>;
+  mainCommit?: string;
   /** Only requests with `Authorization: Bearer <token>` may read it. */
   gatedToken?: string;
   /** What the gate covers: everything (a private repo), or only the files (a gated repo: metadata stays public). */
@@ -43,9 +47,14 @@ export interface FakeHub {
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHub> {
-  const datasets = new Map((options.datasets ?? []).map((dataset) => [dataset.repo, { ...dataset, commit: dataset.commit ?? sha256(Buffer.from(dataset.repo)).slice(0, 40) }]));
+  const datasets = new Map(
+    (options.datasets ?? []).map((dataset) => [
+      dataset.repo,
+      { ...dataset, commit: dataset.commit ?? sha256(Buffer.from(dataset.repo)).slice(0, 40), mainCommit: dataset.mainCommit ?? sha256(Buffer.from(`${dataset.repo}@main`)).slice(0, 40) },
+    ]),
+  );
   const cdn = new Map<string, Buffer>();
-  for (const dataset of datasets.values()) for (const bytes of Object.values(dataset.files)) cdn.set(`/cdn/${sha256(bytes)}`, bytes);
+  for (const dataset of datasets.values()) for (const bytes of [...Object.values(dataset.files), ...Object.values(dataset.repoFiles ?? {})]) cdn.set(`/cdn/${sha256(bytes)}`, bytes);
   const plain = new Map(Object.entries(options.files ?? {}));
   const toCut = new Set(options.cutFirstDownloadOf ?? []);
   const requests: FakeHubRequest[] = [];
@@ -64,12 +73,14 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
         return json(res, 401, { error: `Access to dataset ${repo} is restricted. You must have access to it and be authenticated to access it. Please log in.` });
       }
       const revision = decodeURIComponent((api?.[3] ?? resolve?.[2])!);
-      if (revision !== dataset.commit && revision !== "refs/convert/parquet") return json(res, 404, { error: `Invalid rev id: ${revision}` });
-      if (api?.[2] === "revision") return json(res, 200, { id: repo, sha: dataset.commit });
-      if (api?.[2] === "tree") return json(res, 200, treeEntries(dataset.files, decodeURIComponent(api[4] ?? "")));
-      const file = dataset.files[decodeURIComponent(resolve![3]!)];
+      const onMain = revision === "main" || revision === dataset.mainCommit;
+      if (revision !== dataset.commit && revision !== "refs/convert/parquet" && !onMain) return json(res, 404, { error: `Invalid rev id: ${revision}` });
+      const files = onMain ? (dataset.repoFiles ?? {}) : dataset.files;
+      if (api?.[2] === "revision") return json(res, 200, { id: repo, sha: onMain ? dataset.mainCommit : dataset.commit });
+      if (api?.[2] === "tree") return json(res, 200, treeEntries(files, decodeURIComponent(api[4] ?? "")));
+      const file = files[decodeURIComponent(resolve![3]!)];
       if (!file) return json(res, 404, { error: "Entry not found" });
-      res.writeHead(302, { location: `/cdn/${sha256(file)}`, "x-repo-commit": dataset.commit });
+      res.writeHead(302, { location: `/cdn/${sha256(file)}`, "x-repo-commit": onMain ? dataset.mainCommit : dataset.commit });
       return void res.end();
     }
     const bytes = cdn.get(path) ?? plain.get(path);

@@ -3,7 +3,7 @@
 // NEMO_GYM_EXTRA_ROOTS, -v, --version --json, and the commands eval profile, dataset render, dataset collate.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -122,8 +122,12 @@ test("dataset render (ng_materialize_prompts): each row's input from the templat
   assert.match(readFileSync(output, "utf8"), /^\{"question": "2\+2\?", "responses_create_params": \{"input": \[/);
 });
 
-test("dataset collate (ng_prepare_data): the agents' in-scope datasets, agent_ref stamped, into <output-dir>/<type>.jsonl", async () => {
+test("dataset collate (ng_prepare_data): the agents' in-scope datasets, agent_ref stamped, into <output-dir>/<type>.jsonl", async (t) => {
   const dir = tempDir();
+  // Metrics files go next to each dataset, as NeMo Gym writes them: the ones this run creates in the repo are removed.
+  const metricsFiles = ["example_metrics.json", "example_with_template_metadata_metrics.json"].map((file) => join(PROJECT_ROOT, "resources_servers/mcqa/data", file));
+  const created = metricsFiles.filter((path) => !existsSync(path));
+  t.after(() => created.forEach((path) => rmSync(path, { force: true })));
   const result = await gym(["dataset", "collate", "--resources-server", "mcqa", "--mode", "example_validation", "--output-dir", dir]);
   assert.equal(result.code, 0, result.err);
   assert.match(result.out, new RegExp(`View your final data!\\n- example: ${join(dir, "example.jsonl")}\\n$`));
@@ -132,11 +136,13 @@ test("dataset collate (ng_prepare_data): the agents' in-scope datasets, agent_re
   const source = ["example.jsonl", "example_with_template_metadata.jsonl"].flatMap((file) => readRows(join(PROJECT_ROOT, "resources_servers/mcqa/data", file)));
   assert.equal(rows.length, source.length);
   for (const [i, row] of rows.entries()) assert.deepEqual(row, { ...source[i], agent_ref: { type: "responses_api_agents", name: "mcqa_simple_agent" } });
+  assert.equal(JSON.parse(readFileSync(join(dir, "example_metrics.json"), "utf8"))["Number of examples"], source.length);
+  for (const path of metricsFiles) assert.ok(existsSync(path), path);
 
   // train_preparation needs the train and validation files, which are downloaded, not in the repository.
   const missing = await gym(["dataset", "collate", "--resources-server", "mcqa", "--mode", "train_preparation", "--output-dir", join(dir, "t")]);
   assert.equal(missing.code, 2);
-  assert.match(missing.err, /^error: missing datasets: mcqa_simple_agent: train \(train\) at resources_servers\/mcqa\/data\/train\.jsonl; .*You must provide local datasets since download is disabled\n$/);
+  assert.match(missing.err, /^error: missing datasets: mcqa_simple_agent: train \(train\) at resources_servers\/mcqa\/data\/train\.jsonl; .*You must provide local datasets since download is disabled\. Run with --download \(\+should_download=true\) to enable downloading\.\n$/);
   assert.equal(existsSync(join(dir, "t")), false, "nothing written");
   const noMode = await gym(["dataset", "collate", "--resources-server", "mcqa", "--output-dir", dir]);
   assert.equal(noMode.err, "error: mode is required: --mode train_preparation|example_validation (or +mode=…)\n");

@@ -10,7 +10,6 @@ const CASES: { args: string[]; line: RegExp }[] = [
   { args: ["env", "prefetch", "--resources-server", "mcqa"], line: /^error: gym env prefetch does not apply here: there are no per-server venvs to warm; .*node_modules/ },
   { args: ["eval", "submit", "--config", "submit.yaml", "--dry-run"], line: /^error: gym eval submit does not apply here: Slurm job submission is not ported; run gym eval run in your own job script/ },
   { args: ["dataset", "upload", "--storage", "gitlab", "-i", "a.jsonl", "--name", "d", "--revision", "1"], line: /^error: gym dataset upload does not apply here: uploading datasets to Hugging Face or GitLab is not ported; upload the JSONL with huggingface-cli upload/ },
-  { args: ["dataset", "download", "--repo-id", "nvidia/x", "--output-dir", "d", "--split", "train"], line: /^error: gym dataset download does not apply here: downloading from the Hugging Face Hub needs a Hub client, which this project does not have yet/ },
   { args: ["dataset", "rm", "--name", "d"], line: /^error: gym dataset rm does not apply here: NeMo Gym's GitLab dataset registry is not used here/ },
   { args: ["dataset", "migrate", "-i", "a.jsonl", "--name", "d"], line: /^error: gym dataset migrate does not apply here: NeMo Gym's GitLab dataset registry is not used here; download the file from GitLab/ },
   { args: ["dev", "test"], line: /^error: gym dev test does not apply here: this project's tests run with npm test/ },
