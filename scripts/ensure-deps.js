@@ -1,5 +1,5 @@
 // Installs the pinned dependencies when they are missing or older than package-lock.json, so that
-// `npm start` and `npm test` work on a fresh clone without a separate install step; and bubblewrap (below).
+// `npm start` and `npm test` work on a fresh clone without a separate install step; and the system tools (below).
 import { accessSync, constants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -24,9 +24,16 @@ if (!upToDate && shared) {
   }
 }
 
-// bubblewrap: the sandbox that environments running untrusted code need (src/sandbox). Installed here when missing
-// and this is root on Debian/Ubuntu; otherwise the exact command is printed. Never fails the setup: only sandbox
-// users need it, and they get a 503 naming the same fix.
+// System tools the environments need, installed here when missing and this is root on Debian/Ubuntu (one apt-get
+// for all of them); otherwise the exact command is printed. Never fails the setup: only their users need them, and
+// those get a 503/501 naming the same fix. When everything is there this is PATH lookups only.
+//   bubblewrap — the sandbox for untrusted code (src/sandbox);
+//   iverilog   — Icarus Verilog, which cvdp simulates designs with (its tests fail without it).
+const SYSTEM_TOOLS = [
+  { binary: "bwrap", pkg: "bubblewrap", what: "the sandbox for untrusted code", without: "sandboxed environments answer 503", skip: "NEMO_GYM_SKIP_BUBBLEWRAP" },
+  { binary: "iverilog", pkg: "iverilog", what: "Icarus Verilog, for cvdp", without: "cvdp answers 501", skip: "NEMO_GYM_SKIP_IVERILOG" },
+];
+
 function onPath(name) {
   const dirs = [...(process.env.PATH ?? "").split(":").filter(Boolean), "/usr/bin", "/bin", "/usr/sbin"];
   return dirs.some((dir) => {
@@ -39,22 +46,28 @@ function onPath(name) {
   });
 }
 
-function ensureBubblewrap() {
-  if (process.platform !== "linux" || onPath("bwrap") || process.env.NEMO_GYM_SKIP_BUBBLEWRAP === "1") return;
+function ensureSystemTools() {
+  if (process.platform !== "linux") return;
+  const missing = SYSTEM_TOOLS.filter((tool) => process.env[tool.skip] !== "1" && !onPath(tool.binary));
+  if (missing.length === 0) return;
+  const packages = missing.map((tool) => tool.pkg);
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !onPath("apt-get")) {
-    console.log("[setup] bubblewrap (bwrap) is missing: sandboxed environments answer 503 until you run: sudo apt-get install -y bubblewrap");
+    for (const tool of missing) console.log(`[setup] ${tool.binary} (${tool.what}) is missing: ${tool.without} until you run: sudo apt-get install -y ${tool.pkg}`);
     return;
   }
-  console.log("[setup] installing bubblewrap (the sandbox for untrusted code): apt-get install -y bubblewrap");
+  console.log(`[setup] installing ${missing.map((tool) => `${tool.pkg} (${tool.what})`).join(", ")}: apt-get install -y ${packages.join(" ")}`);
   const quiet = { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
-  let result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "bubblewrap"], quiet);
+  const install = () => spawnSync("apt-get", ["install", "-y", "--no-install-recommends", ...packages], quiet);
+  let result = install();
   if (result.status !== 0) {
     // A fresh image has no package lists yet.
     spawnSync("apt-get", ["update"], quiet);
-    result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "bubblewrap"], quiet);
+    result = install();
   }
-  if (result.status !== 0) console.log("[setup] could not install bubblewrap; sandboxed environments answer 503 until: apt-get install -y bubblewrap");
+  for (const tool of missing) {
+    if (!onPath(tool.binary)) console.log(`[setup] could not install ${tool.pkg}; ${tool.without} until: apt-get install -y ${tool.pkg}`);
+  }
 }
 
-ensureBubblewrap();
+ensureSystemTools();

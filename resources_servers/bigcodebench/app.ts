@@ -8,7 +8,7 @@ import { RequestValidationError, resourcesServer } from "../../src/server/index.
 import type { ServerContext } from "../../src/server/definition.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
 import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
-import { BubblewrapSandbox, pythonRuntime, type SandboxProvider } from "../../src/sandbox/index.ts";
+import { BubblewrapSandbox, pythonRuntime, shellRuntime, type SandboxProvider } from "../../src/sandbox/index.ts";
 import { extractLastFence } from "../../src/ports/code-fence.ts";
 import { pythonStrip } from "../../src/python/str.ts";
 import { missingLibraries, missingLibrariesError, runTests } from "./run.ts";
@@ -107,7 +107,7 @@ export default resourcesServer({
   },
   routes(app, server) {
     const config = server.config;
-    const sandbox = new BubblewrapSandbox({ maxConcurrent: config.num_processes, runtimes: () => [pythonRuntime(BCB_INTERPRETER)] });
+    const sandbox = new BubblewrapSandbox({ maxConcurrent: config.num_processes, runtimes: () => [pythonRuntime(BCB_INTERPRETER), shellRuntime()] });
     runtimes.set(server, { sandbox, libraries: new Map() });
     server.log.info(
       `bigcodebench: tests run on ${BCB_INTERPRETER} with Debian's python3-* libraries (venv_path ${JSON.stringify(config.venv_path)} and bcb_python_version ${JSON.stringify(config.bcb_python_version)} are NeMo Gym's venv builder's and are not used); a task whose libraries are absent is a 501 naming them`,

@@ -31,7 +31,10 @@ const UnitTestsSchema = z.object({ inputs: z.array(z.string()), outputs: z.array
 /** The memory a program may use: NeMo Gym's grader sets 4 GB (RLIMIT_DATA); here the sandbox's address-space limit. */
 const PROGRAM_MEMORY_BYTES = 4 * 1024 ** 3;
 
-const sandboxes = new WeakMap<ServerContext<CodeGenConfig>, SandboxProvider>();
+export interface CodeGenOptions {
+  /** The sandbox of one server instance (default: bubblewrap with `num_processes` runs at once); closed with it. */
+  sandbox?: (config: CodeGenConfig) => SandboxProvider;
+}
 
 /** The final answer may not contain a think tag; the reasoning summaries may hold at most one of each. */
 export function hasReasoningFormatViolation(response: NeMoGymResponse, outputText: string): boolean {
@@ -47,67 +50,72 @@ export function hasReasoningFormatViolation(response: NeMoGymResponse, outputTex
 
 const accuracy = (rollout: VerifyRecord) => ({ accuracy: Number((rollout.reward as number) > 0) });
 
-export default resourcesServer({
-  name: "CompCodingResourcesServer",
-  config: Config,
-  tools: {},
-  verify: {
-    input: z.object({ verifier_metadata: z.record(z.string(), z.unknown()).nullish() }),
-    async run(_state, { response, verifier_metadata }, { config, server, signal }) {
-      const outputText = responseOutputText(response);
-      const difficulty = (verifier_metadata?.difficulty ?? null) as unknown;
-      const base = { extracted_model_output: null, extracted_model_code: null, result: null, metadata: null, unit_tests_time_taken: null, reasoning_format_violation_rate: 0.0, difficulty };
-      if (pythonStrip(outputText) === "") return { reward: 0.0, ...base };
+export function codeGen({ sandbox: makeSandbox = (config) => new BubblewrapSandbox({ maxConcurrent: config.num_processes }) }: CodeGenOptions = {}) {
+  const sandboxes = new WeakMap<ServerContext<CodeGenConfig>, SandboxProvider>();
+  return resourcesServer({
+    name: "CompCodingResourcesServer",
+    config: Config,
+    tools: {},
+    verify: {
+      input: z.object({ verifier_metadata: z.record(z.string(), z.unknown()).nullish() }),
+      async run(_state, { response, verifier_metadata }, { config, server, signal }) {
+        const outputText = responseOutputText(response);
+        const difficulty = (verifier_metadata?.difficulty ?? null) as unknown;
+        const base = { extracted_model_output: null, extracted_model_code: null, result: null, metadata: null, unit_tests_time_taken: null, reasoning_format_violation_rate: 0.0, difficulty };
+        if (pythonStrip(outputText) === "") return { reward: 0.0, ...base };
 
-      const tests = laxValidate(UnitTestsSchema, verifier_metadata?.unit_tests);
-      if (!tests.success) {
-        throw new RequestValidationError(tests.errors.map((error) => ({ ...error, loc: ["body", "verifier_metadata", "unit_tests", ...error.loc] })));
-      }
-      const code = extractCode(outputText);
-      if (code === "") return { reward: 0.0, ...base, extracted_model_output: outputText };
+        const tests = laxValidate(UnitTestsSchema, verifier_metadata?.unit_tests);
+        if (!tests.success) {
+          throw new RequestValidationError(tests.errors.map((error) => ({ ...error, loc: ["body", "verifier_metadata", "unit_tests", ...error.loc] })));
+        }
+        const code = extractCode(outputText);
+        if (code === "") return { reward: 0.0, ...base, extracted_model_output: outputText };
 
-      const sandbox = sandboxes.get(server as ServerContext<CodeGenConfig>)!;
-      const start = performance.now();
-      const { result, metadata } = await runUnitTests(code, tests.data, { sandbox, timeoutSecs: config.unit_test_timeout_secs, memoryBytes: PROGRAM_MEMORY_BYTES, signal });
-      const unitTestsTimeTaken = (performance.now() - start) / 1000;
-      if (config.debug) server.log.info(`code_gen: result ${JSON.stringify(result)} metadata ${JSON.stringify(metadata)}`);
+        const sandbox = sandboxes.get(server as ServerContext<CodeGenConfig>)!;
+        const start = performance.now();
+        const { result, metadata } = await runUnitTests(code, tests.data, { sandbox, timeoutSecs: config.unit_test_timeout_secs, memoryBytes: PROGRAM_MEMORY_BYTES, signal });
+        const unitTestsTimeTaken = (performance.now() - start) / 1000;
+        if (config.debug) server.log.info(`code_gen: result ${JSON.stringify(result)} metadata ${JSON.stringify(metadata)}`);
 
-      const violation = hasReasoningFormatViolation(response, outputText);
-      const passed = result.every((r) => r === true);
-      return {
-        reward: violation ? config.reasoning_format_penalty : passed ? 1.0 : 0.0,
-        extracted_model_output: outputText,
-        extracted_model_code: code,
-        result,
-        metadata,
-        unit_tests_time_taken: unitTestsTimeTaken,
-        reasoning_format_violation_rate: violation ? 1.0 : 0.0,
-        difficulty,
-      };
+        const violation = hasReasoningFormatViolation(response, outputText);
+        const passed = result.every((r) => r === true);
+        return {
+          reward: violation ? config.reasoning_format_penalty : passed ? 1.0 : 0.0,
+          extracted_model_output: outputText,
+          extracted_model_code: code,
+          result,
+          metadata,
+          unit_tests_time_taken: unitTestsTimeTaken,
+          reasoning_format_violation_rate: violation ? 1.0 : 0.0,
+          difficulty,
+        };
+      },
     },
-  },
-  floatFields: ["unit_tests_time_taken", "reasoning_format_violation_rate"],
-  routes(app, server) {
-    const sandbox = new BubblewrapSandbox({ maxConcurrent: server.config.num_processes });
-    sandboxes.set(server, sandbox);
-    // Fail early and say why (a 503 at each verify otherwise); never a reason not to start.
-    sandbox.ensureAvailable().catch((error: Error) => server.log.error(`code_gen: ${error.message}`));
-    app.addHook("onClose", async () => sandbox.close());
-  },
-  // verify reads only the request (and runs the program afresh), so stored rollouts may be re-verified.
-  reverifyMode: "stateless",
-  computeMetrics(tasks) {
-    const overall = computePassMajorityMetrics(tasks, { scoreFn: accuracy, answerKey: "extracted_model_code" });
-    addAvgSampleStdDev(overall);
-    return { ...passMajorityMetricsAsDict(overall), ...computeSubsetMetrics(tasks, "difficulty", { scoreFn: accuracy, answerKey: "extracted_model_code" }) };
-  },
-  keyMetrics(agentMetrics) {
-    const key: Record<string, unknown> = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
-    for (const pattern of ["pass@1[avg-of-{k}]", "pass@{k}", "majority@{k}"]) Object.assign(key, highestKMetrics(agentMetrics, pattern, { scoreNames: ["accuracy"] }));
-    // Per-difficulty headlines: every lower-case prefix of a "<subset>/pass@…" key.
-    const subsets = new Set(Object.keys(agentMetrics).filter((k) => k.includes("/pass@") && isLower(k[0]!)).map((k) => k.split("/pass@")[0]!));
-    for (const subset of subsets) Object.assign(key, highestKMetrics(agentMetrics, `${subset}/pass@1[avg-of-{k}]`, { scoreNames: ["accuracy"] }));
-    return key;
-  },
-});
+    floatFields: ["unit_tests_time_taken", "reasoning_format_violation_rate"],
+    routes(app, server) {
+      const sandbox = makeSandbox(server.config);
+      sandboxes.set(server, sandbox);
+      // Fail early and say why (a 503 at each verify otherwise); never a reason not to start.
+      sandbox.ensureAvailable().catch((error: Error) => server.log.error(`code_gen: ${error.message}`));
+      app.addHook("onClose", async () => sandbox.close());
+    },
+    // verify reads only the request (and runs the program afresh), so stored rollouts may be re-verified.
+    reverifyMode: "stateless",
+    computeMetrics(tasks) {
+      const overall = computePassMajorityMetrics(tasks, { scoreFn: accuracy, answerKey: "extracted_model_code" });
+      addAvgSampleStdDev(overall);
+      return { ...passMajorityMetricsAsDict(overall), ...computeSubsetMetrics(tasks, "difficulty", { scoreFn: accuracy, answerKey: "extracted_model_code" }) };
+    },
+    keyMetrics(agentMetrics) {
+      const key: Record<string, unknown> = {};
+      for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+      for (const pattern of ["pass@1[avg-of-{k}]", "pass@{k}", "majority@{k}"]) Object.assign(key, highestKMetrics(agentMetrics, pattern, { scoreNames: ["accuracy"] }));
+      // Per-difficulty headlines: every lower-case prefix of a "<subset>/pass@…" key.
+      const subsets = new Set(Object.keys(agentMetrics).filter((k) => k.includes("/pass@") && isLower(k[0]!)).map((k) => k.split("/pass@")[0]!));
+      for (const subset of subsets) Object.assign(key, highestKMetrics(agentMetrics, `${subset}/pass@1[avg-of-{k}]`, { scoreNames: ["accuracy"] }));
+      return key;
+    },
+  });
+}
+
+export default codeGen();

@@ -70,6 +70,8 @@ def guard():
     import builtins
     four_gb = 4 * 1024 ** 3
     raise_soft_limit(resource, resource.RLIMIT_DATA, four_gb)
+    # Raised here, at run time, as NeMo Gym does, not as the sandbox's stackBytes: glibc sizes thread stacks by the
+    # soft limit it saw at start, and a 4 GB one under the sandbox's 4 GB address-space limit leaves no room for a thread.
     raise_soft_limit(resource, resource.RLIMIT_STACK, four_gb)
     faulthandler.disable()
     builtins.quit = None

@@ -10,7 +10,7 @@ import { HttpError } from "../../src/protocol/errors.ts";
 import { responseOutputText, type NeMoGymResponse } from "../../src/protocol/index.ts";
 import { BubblewrapSandbox, type SandboxProvider } from "../../src/sandbox/index.ts";
 import { parseModelResponse } from "./extract.ts";
-import { findTools, iverilogRuntime } from "./iverilog.ts";
+import { findTools, iverilogRuntimes } from "./iverilog.ts";
 import { harnessKind, runTraceHarness } from "./harness.ts";
 
 const CODE_COMPREHENSION_CATEGORIES = [6, 8, 9, 10];
@@ -124,7 +124,7 @@ export default resourcesServer({
       if (config[key]) server.log.info(`cvdp: ${key} is not used here: harnesses run the host's Icarus Verilog in a bubblewrap sandbox`);
     }
     // The runtime is resolved when the sandbox first starts: a missing iverilog is a 501 at verify, never a crash here.
-    const sandbox = new BubblewrapSandbox({ runtimes: () => [iverilogRuntime({ iverilog: config.iverilog_path, vvp: config.vvp_path })], maxConcurrent: config.num_processes });
+    const sandbox = new BubblewrapSandbox({ runtimes: () => iverilogRuntimes({ iverilog: config.iverilog_path, vvp: config.vvp_path }), maxConcurrent: config.num_processes });
     sandboxes.set(server, sandbox);
     try {
       findTools({ iverilog: config.iverilog_path, vvp: config.vvp_path });

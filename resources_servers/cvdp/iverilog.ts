@@ -1,9 +1,9 @@
 // Icarus Verilog inside the sandbox: a runtime (in this folder, through the provider's `runtimes` option) that binds the
 // host's iverilog and vvp read-only. Their compiler stages (ivlpp, ivl) and VPI modules live under /usr/lib, which the
-// sandbox root already holds; the driver starts them through /bin/sh, so sh is bound too.
+// sandbox root already holds; the driver starts them through /bin/sh, so the sandbox's opt-in shell runtime comes too.
 import { realpathSync } from "node:fs";
 import { HttpError } from "../../src/protocol/errors.ts";
-import type { SandboxRuntime } from "../../src/sandbox/index.ts";
+import { shellRuntime, type SandboxRuntime } from "../../src/sandbox/index.ts";
 import { findExecutable, isExecutable } from "../../src/sandbox/bubblewrap/probe.ts";
 
 export const REQUIRED_TOOLS = ["iverilog", "vvp", "sh"] as const;
@@ -22,14 +22,14 @@ export function findTools(configured: ToolPaths = {}): Record<(typeof REQUIRED_T
   return found;
 }
 
-export function iverilogRuntime(configured: ToolPaths = {}): SandboxRuntime {
+/** The Verilog runtime and the /bin/sh its driver needs. */
+export function iverilogRuntimes(configured: ToolPaths = {}): SandboxRuntime[] {
   const tools = findTools(configured);
-  return {
+  const verilog: SandboxRuntime = {
     language: "verilog",
     binds: [
       { source: tools.iverilog, dest: "/usr/bin/iverilog" },
       { source: tools.vvp, dest: "/usr/bin/vvp" },
-      { source: tools.sh, dest: "/usr/bin/sh" },
     ],
     symlinks: [],
     path: ["/usr/bin"],
@@ -39,4 +39,5 @@ export function iverilogRuntime(configured: ToolPaths = {}): SandboxRuntime {
     probeCommand: ["vvp", "-V"],
     programCommand: (file, args) => ["iverilog", "-g2012", file, ...args],
   };
+  return [verilog, shellRuntime(tools.sh)];
 }

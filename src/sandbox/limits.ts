@@ -10,6 +10,8 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
   memoryBytes: 1024 * MiB,
   processes: 64,
   openFiles: 256,
+  // Linux's usual `ulimit -s`.
+  stackBytes: 8 * MiB,
   fileSizeBytes: 64 * MiB,
   workDirBytes: 64 * MiB,
   outputBytes: 8 * MiB,

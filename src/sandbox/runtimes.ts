@@ -2,9 +2,10 @@
 // environment, and how it runs a program file. The sandbox root holds the shared C libraries and nothing else; a
 // runtime adds exactly its own files.
 import { execFileSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { relative, isAbsolute, dirname } from "node:path";
 import { SandboxUnavailableError } from "../protocol/errors.ts";
+import { findExecutable, isExecutable } from "./bubblewrap/probe.ts";
 
 export interface ReadOnlyBind {
   /** Path on the host. */
@@ -97,5 +98,34 @@ export function pythonRuntime(interpreter = "python3"): SandboxRuntime {
     probeCommand: PYTHON_PROBE,
     programFile: "main.py",
     programCommand: runsFile,
+  };
+}
+
+/**
+ * A POSIX shell at /bin/sh (and /usr/bin/sh), opt-in: the sandbox root has none, so `os.system`, `subprocess.run(...,
+ * shell=True)` or a compiler driver that starts its stages through sh fail without it. Only the shell is added — no
+ * coreutils — so a program gets sh's builtins (echo, printf, test, read …), nothing else of this machine. The host's
+ * sh (dash on Debian) needs libc alone, which the root already holds. As a runtime it also runs `language: "sh"`
+ * programs.
+ */
+export function shellRuntime(shell?: string): SandboxRuntime {
+  const found = shell ?? findExecutable("sh");
+  if (!found || !isExecutable(found)) {
+    throw new SandboxUnavailableError(`no POSIX shell to bind at /bin/sh in the sandbox${shell ? ` (not an executable: ${shell})` : ""}`, "apt-get install -y dash");
+  }
+  const source = realpathSync(found);
+  const binds = [{ source, dest: "/usr/bin/sh" }];
+  // A merged /usr host's /bin is the symlink to usr/bin the sandbox root recreates; otherwise /bin/sh is its own file.
+  if (!(existsSync("/bin") && lstatSync("/bin").isSymbolicLink())) binds.push({ source, dest: "/bin/sh" });
+  return {
+    language: "sh",
+    binds,
+    symlinks: [],
+    path: ["/usr/bin"],
+    env: {},
+    hostInterpreter: source,
+    programFile: "main.sh",
+    probeCommand: ["/bin/sh", "-c", ":"],
+    programCommand: (file, args) => ["/bin/sh", file, ...args],
   };
 }

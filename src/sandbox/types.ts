@@ -13,6 +13,15 @@ export interface SandboxLimits {
   processes: number;
   /** Open file descriptors per process (RLIMIT_NOFILE). */
   openFiles: number;
+  /**
+   * The stack of each process (RLIMIT_STACK, soft limit). Set before the program starts, so glibc and the interpreter
+   * see it from their first instruction, as they would a shell's `ulimit -s`. The hard limit stays unlimited: a
+   * program may raise its own stack (competitive-programming code does), and every byte of it still counts against
+   * `memoryBytes`. glibc sizes each new thread's stack by this soft limit as it was at start, so a value near
+   * `memoryBytes` leaves no address space for threads ("can't start new thread"): a program that wants a huge main
+   * stack and threads raises it itself at run time (code_gen's harness does, as NeMo Gym's grader).
+   */
+  stackBytes: number;
   /** Largest file a process may write (RLIMIT_FSIZE). */
   fileSizeBytes: number;
   /** Size of the writable work dir (and of /tmp and /dev/shm, each): tmpfs `size=`. */
@@ -29,6 +38,13 @@ export interface SandboxProgram {
   args?: string[];
 }
 
+export interface ReadOnlyRunBind {
+  /** The path on this machine. */
+  host: string;
+  /** Where it appears inside the sandbox. */
+  sandbox: string;
+}
+
 export interface SandboxRunRequest {
   /** argv, run in the work dir; argv[0] is looked up on the sandbox's PATH (the runtimes' bin dirs). */
   command?: string[];
@@ -40,6 +56,12 @@ export interface SandboxRunRequest {
   limits?: Partial<SandboxLimits>;
   /** Environment variables for the program, on top of the provider's allowlist (PATH, HOME, LANG, the runtime's own). */
   env?: Record<string, string>;
+  /**
+   * Host files or folders this run alone sees, read-only (a database: one run gets its own file, never the folder
+   * of everyone's). `sandbox` is an absolute path outside the system directories (/usr, /lib*, /bin, /etc, /proc,
+   * /dev, /sys, /opt/python); the host path must exist.
+   */
+  readOnlyBinds?: ReadOnlyRunBind[];
   /** Ends the run early (the caller went away); the result then says `signal: "SIGKILL"`. */
   signal?: AbortSignal;
 }

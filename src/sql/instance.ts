@@ -26,7 +26,7 @@ export class SqlInstances {
       server.log.info(`no databases in ${options.databaseDir}: downloading them`);
       await options.download();
     }
-    // The sandbox binds the folder, so it must exist; a row whose database is missing is then a 501 naming it.
+    // A row whose database is missing is a 501 naming it; the folder itself is made so that the download has a home.
     mkdirSync(options.databaseDir, { recursive: true });
     if (!options.present()) server.log.warn(`no databases in ${options.databaseDir}: every row will answer 501 until they are there`);
     const sandbox = new SqliteSandbox({ databaseDir: options.databaseDir, maxConcurrent: options.maxConcurrent, timeoutMs: options.timeoutMs });

@@ -1,14 +1,15 @@
 // Runs one SQL statement on one database of a folder, inside a bubblewrap sandbox of its own, and brings the rows
-// back as data. The folder is bound read-only at /db (the sandbox's runtime binds it next to Python), so the model's
-// SQL sees the dataset's databases and nothing else of this machine, cannot write any of them, has no network, and
-// is killed at the configured time limit. The comparison of rows happens in the server, never in the sandbox.
+// back as data. That database alone is bound read-only under /db (a bind of this run, not of the runtime), so the
+// model's SQL sees its row's database and nothing else of this machine — not the folder's other databases (no ATTACH
+// of a neighbour) — cannot write it, has no network, and is killed at the configured time limit. The comparison of
+// rows happens in the server, never in the sandbox.
 import { statSync } from "node:fs";
 import { HttpError } from "../protocol/errors.ts";
-import { BubblewrapSandbox, pythonRuntime, type SandboxProvider, type SandboxRuntime } from "../sandbox/index.ts";
+import { BubblewrapSandbox, pythonRuntime, type SandboxProvider } from "../sandbox/index.ts";
 import type { SqlRow } from "./cells.ts";
 import { HARNESS_SOURCE, harnessStdin, readFrame, type HarnessRequest } from "./harness.ts";
 
-/** Where the database folder appears inside the sandbox. */
+/** Where a run's database appears inside the sandbox, at its path relative to the folder. */
 export const SANDBOX_DATABASE_DIR = "/db";
 
 const MiB = 1024 * 1024;
@@ -22,27 +23,21 @@ export type QueryOutcome =
   | { kind: "failed"; reason: "error" | "timeout" | "no-result"; detail: string };
 
 export interface SqliteSandboxOptions {
-  /** The folder of databases on this machine (bound read-only at /db). */
+  /** The folder of databases on this machine (each run gets its one file, read-only, under /db). */
   databaseDir: string;
   /** Runs at once (NeMo Gym's max_concurrency). */
   maxConcurrent: number;
   /** Per statement (NeMo Gym's sql_execution_timeout_s), from start of the sandbox to its kill. */
   timeoutMs: number;
-  /** Another provider (a test's, a remote sandbox); default: bubblewrap with Python and the folder bound at /db. */
+  /** Another provider (a test's, a remote sandbox); default: bubblewrap with Python. */
   provider?: SandboxProvider;
-}
-
-/** The Python runtime with the database folder bound read-only beside it. */
-export function runtimeWithDatabases(databaseDir: string): SandboxRuntime {
-  const python = pythonRuntime();
-  return { ...python, binds: [...python.binds, { source: databaseDir, dest: SANDBOX_DATABASE_DIR }] };
 }
 
 export class SqliteSandbox {
   private readonly provider: SandboxProvider;
 
   constructor(private readonly options: SqliteSandboxOptions) {
-    this.provider = options.provider ?? new BubblewrapSandbox({ runtimes: () => [runtimeWithDatabases(options.databaseDir)], maxConcurrent: options.maxConcurrent });
+    this.provider = options.provider ?? new BubblewrapSandbox({ runtimes: () => [pythonRuntime()], maxConcurrent: options.maxConcurrent });
   }
 
   /** Throws SandboxUnavailableError (a 503) when no sandbox can run here: for the server's startup. */
@@ -59,10 +54,13 @@ export class SqliteSandbox {
    * be opened or copied is a 500: the environment's fault, never a reward.
    */
   async query(relativePath: string, sql: string, how: Omit<HarnessRequest, "database" | "sql">, signal?: AbortSignal): Promise<QueryOutcome> {
-    const databaseBytes = statSync(`${this.options.databaseDir}/${relativePath}`).size;
-    const { nonce, stdin } = harnessStdin({ database: `${SANDBOX_DATABASE_DIR}/${relativePath}`, sql, ...how });
+    const hostPath = `${this.options.databaseDir}/${relativePath}`;
+    const inside = `${SANDBOX_DATABASE_DIR}/${relativePath}`;
+    const databaseBytes = statSync(hostPath).size;
+    const { nonce, stdin } = harnessStdin({ database: inside, sql, ...how });
     const result = await this.provider.run({
       program: { language: "python", source: HARNESS_SOURCE },
+      readOnlyBinds: [{ host: hostPath, sandbox: inside }],
       stdin,
       signal,
       limits: {

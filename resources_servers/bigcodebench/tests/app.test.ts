@@ -58,6 +58,13 @@ describe("verdicts", () => {
     assert.deepEqual([body.reward, body.status, body.details], [0, "timeout", { reason: "outer_subprocess_timeout" }]);
   });
 
+  test("a task that shells out runs: the sandbox has /bin/sh (its builtins, no host tools)", async () => {
+    const test = "import unittest\nclass TestCases(unittest.TestCase):\n    def test_echo(self):\n        self.assertEqual(task_func('echo $((6 * 7))'), '42\\n')\n";
+    const meta = { ...PRIMES, task_id: "Example/shell", libs: "['subprocess']", code_prompt: "import subprocess\ndef task_func(command):\n", test };
+    const body = await scored(meta, fenced("import subprocess\ndef task_func(command):\n    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout"));
+    assert.deepEqual([body.reward, body.status], [1, "pass"], JSON.stringify(body.details));
+  });
+
   test("no fence: the whole answer is the code; empty output is empty_output", async () => {
     const whole = await scored(PRIMES, PRIMES_RIGHT);
     assert.equal(whole.reward, 1);

@@ -17,6 +17,8 @@ const base = mkdtempSync(join(tmpdir(), "bird-test-"));
 const schools = buildSchoolsDatabase(schoolsPath(base));
 const digest = () => createHash("sha256").update(readFileSync(schools)).digest("hex");
 const schoolsDigest = digest();
+// A neighbour in the same folder (BIRD's layout: <db_id>/<db_id>.sqlite): a statement on schools must not reach it.
+buildSchoolsDatabase(join(base, "dev_20240627", "dev_databases", "neighbour", "neighbour.sqlite"));
 
 let graph: InProcessGraph;
 let server: ServerCalls;
@@ -82,6 +84,12 @@ describe("verify", () => {
     }
     assert.equal(digest(), schoolsDigest);
     assert.equal((await verify(sqlAnswer(GOLD))).reward, 1);
+  });
+
+  test("the folder's other databases are not in the sandbox: ATTACH of a neighbour fails (each run binds its own file only)", async () => {
+    // Were the folder bound, the ATTACH would succeed with no rows, matching this empty gold: a 1.0.
+    const body = await verify(sqlAnswer("ATTACH '/db/neighbour/neighbour.sqlite' AS n"), { gt_sql: "SELECT * FROM schools WHERE id < 0" });
+    assert.deepEqual([body.reward, body.failure_reason], [0, "execution_error"]);
   });
 
   test("a query that never ends is killed at sql_execution_timeout_s and scores 0", async () => {

@@ -17,6 +17,8 @@ const base = mkdtempSync(join(tmpdir(), "spider2-test-"));
 const shop = buildShopDatabase(join(base, "sqlite", "shop.sqlite"));
 const digest = () => createHash("sha256").update(readFileSync(shop)).digest("hex");
 const shopDigest = digest();
+// A neighbour in the same folder: a statement on shop must not reach it.
+buildShopDatabase(join(base, "sqlite", "neighbour.sqlite"));
 
 let graph: InProcessGraph;
 let server: ServerCalls;
@@ -129,6 +131,13 @@ describe("containment: the model's SQL runs in a sandbox on a read-only database
     assert.deepEqual(readFileSync(join(base, "sqlite", "shop.sqlite")).length > 0, true);
     assert.throws(() => readFileSync(join(base, "sqlite", "new.sqlite")));
     assert.throws(() => readFileSync(join(base, "sqlite", "copy.sqlite")));
+  });
+
+  test("the folder's other databases are not in the sandbox: ATTACH of a neighbour fails (each run binds its own file only)", async () => {
+    // Were the folder bound, the ATTACH would succeed with no rows, matching this empty gold: a 1.0 for a statement
+    // that read another database.
+    const body = await verify(sqlAnswer("ATTACH '/db/neighbour.sqlite' AS n"), { gold_sql: "SELECT * FROM orders WHERE id < 0" });
+    assert.deepEqual([body.reward, body.failure_reason], [0, "execution_error"]);
   });
 
   test("a query that never ends is killed at sql_execution_timeout_s and scores 0.0", async () => {

@@ -38,6 +38,8 @@ export interface BwrapInvocation {
   root: SandboxRoot;
   runtimes: SandboxRuntime[];
   limits: SandboxLimits;
+  /** This run's own read-only binds (checked by checkRunBinds), mounted after the tmpfs dirs so they may sit in them. */
+  runBinds?: ReadOnlyBind[];
   /** Files to copy into the work dir: the fd bwrap reads each from, and its path relative to the work dir. */
   files: { fd: number; path: string }[];
   /**
@@ -75,6 +77,7 @@ export function prlimitArgs(limits: SandboxLimits): string[] {
     `--cpu=${cpuSeconds}:${cpuSeconds + 1}`,
     `--nproc=${limits.processes}`,
     `--nofile=${limits.openFiles}`,
+    `--stack=${limits.stackBytes}:unlimited`,
     `--fsize=${limits.fileSizeBytes}`,
     "--core=0",
     "--",
@@ -112,12 +115,34 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   args.push("--size", size, "--perms", "0755", "--tmpfs", WORK_DIR);
   for (const dir of parentDirs(invocation.files.map((file) => file.path))) args.push("--perms", "0755", "--dir", `${WORK_DIR}/${dir}`);
   for (const file of invocation.files) args.push("--perms", "0644", "--file", String(file.fd), `${WORK_DIR}/${file.path}`);
+  for (const bind of invocation.runBinds ?? []) args.push("--ro-bind", bind.source, bind.dest);
   args.push("--chdir", WORK_DIR, "--remount-ro", "/");
   args.push("--block-fd", String(invocation.setupDoneFd));
   args.push("--clearenv");
   for (const [name, value] of Object.entries(invocation.env)) args.push("--setenv", name, value);
   args.push("--", ...prlimitArgs(limits), ...invocation.argv);
   return args;
+}
+
+/** Where a run's own bind may not go: the root's and the runtimes' system directories, the kernel's filesystems. */
+const SYSTEM_DIRS = ["usr", "lib", "lib32", "lib64", "bin", "sbin", "etc", "proc", "dev", "sys", "opt"];
+
+/**
+ * A request's read-only binds as bwrap binds, or a TypeError naming the first bad one: the sandbox path must be
+ * absolute and normalised (no `.`, `..` or empty segments), outside SYSTEM_DIRS (a bind there would replace the
+ * libraries or the interpreter every run trusts), not the work dir itself; the host path must exist.
+ */
+export function checkRunBinds(binds: { host: string; sandbox: string }[], exists: (path: string) => boolean = existsSync): ReadOnlyBind[] {
+  return binds.map(({ host, sandbox }) => {
+    const where = `sandbox readOnlyBinds: ${JSON.stringify(sandbox)}`;
+    if (typeof host !== "string" || typeof sandbox !== "string" || host.includes("\0") || sandbox.includes("\0")) throw new TypeError(`${where}: host and sandbox must be paths`);
+    const segments = sandbox.split("/").slice(1);
+    if (!sandbox.startsWith("/") || segments.some((segment) => segment === "" || segment === "." || segment === "..")) throw new TypeError(`${where} is not an absolute, normalised path`);
+    if (SYSTEM_DIRS.includes(segments[0]!)) throw new TypeError(`${where} is inside /${segments[0]}, which the sandbox's own root holds`);
+    if (sandbox === WORK_DIR || sandbox === "/tmp" || sandbox === "/dev/shm") throw new TypeError(`${where} would replace a writable dir; bind below it instead`);
+    if (!exists(host)) throw new TypeError(`${where}: the host path ${JSON.stringify(host)} does not exist`);
+    return { source: host, dest: sandbox };
+  });
 }
 
 /** The allowlisted environment: nothing of the server's own environment is passed on. */

@@ -23,7 +23,7 @@ import { DEFAULT_LIMITS, resolveLimits } from "../limits.ts";
 import { CappedOutput } from "../output.ts";
 import { pythonRuntime, type SandboxRuntime } from "../runtimes.ts";
 import type { SandboxLimits, SandboxProvider, SandboxResult, SandboxRunRequest } from "../types.ts";
-import { baseRoot, bwrapArgs, SANDBOX_UID, sandboxEnv, type SandboxRoot } from "./args.ts";
+import { baseRoot, bwrapArgs, checkRunBinds, SANDBOX_UID, sandboxEnv, type SandboxRoot } from "./args.ts";
 import { CGROUP_CONTROLLERS, groupFolderName, prepareCgroups, removeGroupTree, RunCgroup, type CgroupController, type CgroupSupport } from "./cgroups.ts";
 import { inheritableFds, launchCommand } from "./launcher.ts";
 import { bwrapVersion, findExecutable, isExecutable, missingBubblewrap, missingPrlimit, sandboxStartFailure } from "./probe.ts";
@@ -163,6 +163,7 @@ export class BubblewrapSandbox implements SandboxProvider {
 
   private async runIn(ready: Ready, request: SandboxRunRequest, limits: SandboxLimits): Promise<SandboxResult> {
     const { argv, files } = commandOf(request, ready.runtimes);
+    const runBinds = checkRunBinds(request.readOnlyBinds ?? []);
     const fileEntries = Object.entries(files);
     let cgroup: RunCgroup;
     try {
@@ -174,6 +175,7 @@ export class BubblewrapSandbox implements SandboxProvider {
       const args = bwrapArgs({
         root: ready.root,
         runtimes: ready.runtimes,
+        runBinds,
         limits,
         files: fileEntries.map(([path], index) => ({ fd: FIRST_FILE_FD + index, path })),
         setupDoneFd: SETUP_DONE_FD,

@@ -1,9 +1,12 @@
 // Starts an environment's resources server in this process, from its own `configs/<name>.yaml`: only the
-// resources server instance of that folder (the agent and model of the YAML are not needed to check it).
+// resources server instance of that folder (the agent and model of the YAML are not needed to check it), plus the
+// resources servers it calls that its YAML names but does not define (ns_tools' `verifiers: {math_with_judge: …}`),
+// each from that environment's own `configs/<name>.yaml`, as a user would add it to config_paths.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { entrypointIn, listServerInstances, loadGlobalConfig, NO_MODEL_CONFIG, type ConfigDict } from "../../config/index.ts";
+import { asServerRef, entrypointIn, listServerInstances, loadGlobalConfig, NO_MODEL_CONFIG, type ConfigDict } from "../../config/index.ts";
+import { loadYamlFile } from "../../config/yaml.ts";
 import { ServerClient } from "../../client/index.ts";
 import { isServerDefinition, type ResourcesServerDefinition, type ServerDefinition } from "../../server/index.ts";
 import { startInProcess, type InProcessGraph } from "../../testing/in-process.ts";
@@ -33,13 +36,18 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   if (!existsSync(configFile)) return { started: false, problem: `${shown} is missing: it declares the resources server instance (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, domain: …}}}\`)` };
 
   let resolved: ConfigDict;
+  let companions: Companion[];
   try {
-    ({ resolved } = await loadGlobalConfig({ configPaths: [configFile], cwd: rootDir, initialConfig: NO_MODEL_CONFIG, logger: { warn: () => {} } }));
+    companions = await companionConfigs(rootDir, configFile);
+    const configPaths = [configFile, ...companions.map((companion) => companion.configFile)];
+    ({ resolved } = await loadGlobalConfig({ configPaths, cwd: rootDir, initialConfig: NO_MODEL_CONFIG, logger: { warn: () => {} } }));
   } catch (error) {
     return { started: false, problem: `${shown} does not load: ${(error as Error).message}` };
   }
-  const instance = listServerInstances(resolved, { cwd: rootDir, logger: { warn: () => {} } }).find((i) => i.serverType === "resources_servers" && i.implementation === name);
+  const instances = listServerInstances(resolved, { cwd: rootDir, logger: { warn: () => {} } });
+  const instance = instances.find((i) => i.serverType === "resources_servers" && i.implementation === name && !companions.some((c) => c.instanceName === i.instanceName));
   if (!instance) return { started: false, problem: `${shown} has no resources server instance of '${name}' (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, …}}}\`)` };
+  const companionInstances = instances.filter((i) => i.serverType === "resources_servers" && companions.some((c) => c.instanceName === i.instanceName));
 
   // The folder under test, never a same-named environment elsewhere on the search path.
   const entrypoint = entrypointIn(envDir, String(instance.fields.entrypoint));
@@ -55,16 +63,19 @@ export async function startEnvironment(options: { rootDir: string; name: string;
 
   let graph: InProcessGraph;
   try {
-    graph = await startInProcess({ [instance.instanceName]: resolved[instance.instanceName] }, { [instance.instanceName]: definition });
+    const graphConfig: ConfigDict = { [instance.instanceName]: resolved[instance.instanceName] };
+    for (const companion of companionInstances) graphConfig[companion.instanceName] = resolved[companion.instanceName];
+    graph = await startInProcess(graphConfig, { [instance.instanceName]: definition });
   } catch (error) {
     return { started: false, problem: `instance '${instance.instanceName}' did not start: ${(error as Error).message}`, definition };
   }
   const client = new ServerClient({ globalConfig: graph.config, deadlineMs: options.callDeadlineMs, maxRetries: 0 });
   const hint = commonJsHint(entrypoint);
+  const companionNotes = companions.map((c) => `started '${c.instanceName}' alongside, from ${relative(rootDir, c.configFile)}: ${shown} calls it but does not define it`);
   return {
     started: true,
     configFile: shown,
-    notes: hint ? [hint.trim()] : [],
+    notes: [...(hint ? [hint.trim()] : []), ...companionNotes],
     environment: {
       instanceName: instance.instanceName,
       definition,
@@ -76,6 +87,45 @@ export async function startEnvironment(options: { rootDir: string; name: string;
       },
     },
   };
+}
+
+interface Companion {
+  instanceName: string;
+  configFile: string;
+}
+
+/**
+ * The resources servers `configFile` references (`{type: resources_servers, name: X}`) without defining X, whose
+ * own environment folder has `configs/X.yaml` (and theirs, in turn). A reference with no such file is left to the
+ * config's own error, which names it.
+ */
+async function companionConfigs(rootDir: string, configFile: string): Promise<Companion[]> {
+  const found: Companion[] = [];
+  const defined = new Set<string>();
+  const pending = [configFile];
+  const seenFiles = new Set(pending);
+  const referenced: string[] = [];
+  while (pending.length > 0) {
+    const raw = await loadYamlFile(pending.shift()!);
+    for (const key of Object.keys(raw)) defined.add(key);
+    const walk = (node: unknown): void => {
+      const ref = asServerRef(node);
+      if (ref) {
+        if (ref.type === "resources_servers") referenced.push(ref.name);
+      } else if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === "object") Object.values(node).forEach(walk);
+    };
+    walk(raw);
+    for (const name of referenced.splice(0)) {
+      const file = join(rootDir, "resources_servers", name, "configs", `${name}.yaml`);
+      if (defined.has(name) || seenFiles.has(file) || !existsSync(file)) continue;
+      seenFiles.add(file);
+      pending.push(file);
+      found.push({ instanceName: name, configFile: file });
+    }
+  }
+  // A companion file that turned out not to define the instance is no companion (the config error then names it).
+  return found.filter((companion) => defined.has(companion.instanceName));
 }
 
 /**
