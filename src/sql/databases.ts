@@ -38,9 +38,37 @@ export function databaseFile(folder: string, dbId: string, layout: (dbId: string
   const relative = layout(dbId);
   const path = join(folder, relative);
   if (!SAFE_DB_ID.test(dbId) || !existsSync(path) || !statSync(path).isFile()) {
-    throw new HttpError(501, `no database for db_id ${JSON.stringify(dbId)}: ${relative} is not in the databases folder ${folder}`);
+    const download = downloads.get(folder);
+    // Still arriving: the environment is not ready (a fault, retried later), which says nothing of the row.
+    if (download?.state === "downloading") throw new HttpError(503, `no database for db_id ${JSON.stringify(dbId)} yet: the databases are still being downloaded into ${folder} (the first start's download); retry once it has finished`);
+    const why = download?.state === "failed" ? `; the first start's download failed (${download.detail}): fetch them into that folder by hand, or fix databases_url` : "";
+    throw new HttpError(501, `no database for db_id ${JSON.stringify(dbId)}: ${relative} is not in the databases folder ${folder}${why}`);
   }
   return relative;
+}
+
+/** The first-start download of each databases folder, while it runs and after it failed (a finished one is forgotten). */
+const downloads = new Map<string, { state: "downloading" } | { state: "failed"; detail: string }>();
+
+/**
+ * Runs NeMo Gym's first-start download in the background, so that the server starts (a 500 MB archive would outlast
+ * any start-up timeout, and a machine without network would never start): rows whose database has not arrived answer
+ * 503 meanwhile, and a 501 naming the failure if it fails.
+ */
+export function downloadInBackground(folder: string, download: () => Promise<void>, log: { info(m: string): void; warn(m: string): void }): Promise<void> {
+  downloads.set(folder, { state: "downloading" });
+  log.info(`no databases in ${folder}: downloading them in the background (rows needing one answer 503 until it is there)`);
+  return download().then(
+    () => {
+      downloads.delete(folder);
+      log.info(`databases downloaded into ${folder}`);
+    },
+    (error: unknown) => {
+      const detail = (error as Error)?.message ?? String(error);
+      downloads.set(folder, { state: "failed", detail });
+      log.warn(`the databases could not be downloaded into ${folder}: ${detail}; rows needing one answer 501`);
+    },
+  );
 }
 
 export interface ArchiveSource {

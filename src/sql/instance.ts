@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../server/definition.ts";
+import { downloadInBackground } from "./databases.ts";
 import { SqliteSandbox } from "./runner.ts";
 
 export interface SqlInstanceOptions {
@@ -19,16 +20,21 @@ export interface SqlInstanceOptions {
 /** The running instances, by server: set at startup, read by verify. */
 export class SqlInstances {
   private readonly byServer = new WeakMap<ServerContext<unknown>, SqliteSandbox>();
+  private readonly downloads = new WeakMap<ServerContext<unknown>, Promise<void>>();
+
+  /** Settles when the server's first-start download has finished or failed (at once when there was none). */
+  downloaded(server: ServerContext<any>): Promise<void> {
+    return this.downloads.get(server) ?? Promise.resolve();
+  }
 
   /** For a resources server's `routes` hook: runs at startup, stops with the server. */
   async start(scope: FastifyInstance, server: ServerContext<any>, options: SqlInstanceOptions): Promise<void> {
-    if (!options.present() && options.download) {
-      server.log.info(`no databases in ${options.databaseDir}: downloading them`);
-      await options.download();
-    }
     // A row whose database is missing is a 501 naming it; the folder itself is made so that the download has a home.
     mkdirSync(options.databaseDir, { recursive: true });
-    if (!options.present()) server.log.warn(`no databases in ${options.databaseDir}: every row will answer 501 until they are there`);
+    let downloaded: Promise<void> | undefined;
+    if (!options.present() && options.download) downloaded = downloadInBackground(options.databaseDir, options.download, server.log);
+    else if (!options.present()) server.log.warn(`no databases in ${options.databaseDir}: every row will answer 501 until they are there`);
+    this.downloads.set(server, downloaded ?? Promise.resolve());
     const sandbox = new SqliteSandbox({ databaseDir: options.databaseDir, maxConcurrent: options.maxConcurrent, timeoutMs: options.timeoutMs });
     try {
       await sandbox.ensureAvailable();
