@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listServerInstances, searchRoots, type ConfigDict } from "../config/index.ts";
+import { benchmarkOfPrepareScript, isFetchedPrompt } from "../config/nemo-gym-files.ts";
 import { resolveUnderRoots } from "../config/paths.ts";
 import { pythonJsonDumps } from "../python/json-dumps.ts";
 import { formatProblem, validateDatasetFile } from "./dataset-validate.ts";
@@ -31,6 +32,7 @@ export interface DeclaredDataset {
   path?: string;
   numRepeats: number;
   promptConfig?: string;
+  prepareScript?: string;
 }
 
 /** The in-scope datasets of every agent instance, in config order. */
@@ -57,6 +59,7 @@ export function declaredDatasets(config: ConfigDict, mode: CollateMode, roots: r
         path: located.found ? located.path : undefined,
         numRepeats: numRepeats as number,
         promptConfig: typeof d.prompt_config === "string" ? d.prompt_config : undefined,
+        prepareScript: typeof d.prepare_script === "string" ? d.prepare_script : undefined,
       });
     }
   }
@@ -93,6 +96,9 @@ export async function collateDatasets(options: CollateOptions): Promise<Record<s
     throw new InputError(`missing datasets: ${list}. ${why}`);
   }
 
+  const promptless = datasets.find((d) => d.type === "benchmark" && d.promptConfig && !resolveUnderRoots(d.promptConfig, roots).found);
+  if (promptless) throw new InputError(missingPromptMessage(promptless));
+
   const problems = (await Promise.all(datasets.map((d) => validateDatasetFile(d.path!)))).flat();
   if (problems.length > 0) {
     const shown = problems.slice(0, 5).map(formatProblem).join("; ");
@@ -120,4 +126,12 @@ export async function collateDatasets(options: CollateOptions): Promise<Record<s
     written[type] = path;
   }
   return written;
+}
+
+/** A benchmark's prompt that is not here: NeMo Gym's own templates come with `gym eval prepare`, one line. */
+function missingPromptMessage(d: DeclaredDataset): string {
+  const benchmark = benchmarkOfPrepareScript(d.prepareScript) ?? d.name;
+  return isFetchedPrompt(d.promptConfig!)
+    ? `${d.agentName}: benchmark ${d.name}'s prompt_config ${d.promptConfig} is not here (NeMo Gym's template, fetched at its pinned commit): run \`gym eval prepare --benchmark ${benchmark}\` first`
+    : `${d.agentName}: benchmark ${d.name}'s prompt_config ${d.promptConfig} is under none of the search roots; give the file or fix the path`;
 }

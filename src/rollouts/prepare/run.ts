@@ -14,12 +14,14 @@ import { HuggingFaceHub, PARQUET_REVISION } from "../../client/hf-hub.ts";
 import { UserError } from "../../config/errors.ts";
 import { isDict } from "../../config/dict.ts";
 import { loadGlobalConfig, NO_MODEL_CONFIG } from "../../config/load.ts";
+import { NEMO_GYM_PROMPT_SHA256, nemoGymRawBaseUrl } from "../../config/nemo-gym-files.ts";
 import { resolveUnderRoots, searchRoots } from "../../config/paths.ts";
 import { listServerInstances } from "../../config/servers.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
 import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
+import { ensurePromptConfig } from "./prompts.ts";
 import { readJsonlRows, readParquetRows } from "./readers.ts";
 import { readTarMembers } from "./tar.ts";
 
@@ -77,6 +79,7 @@ interface BenchmarkEntry {
   agent: string;
   jsonlFpath: string;
   prepareScript: string;
+  promptConfig?: string;
 }
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -103,6 +106,7 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
   const entries = benchmarkEntries(resolved, { cwd, env, extraRoots: options.searchDirs });
   const args = isDict(resolved.prepare_script_args) ? (resolved.prepare_script_args as Row) : {};
   const useCached = resolved.use_cached_prepared_benchmarks === true;
+  const prompts = promptPins(resolved, env);
 
   // Every module is found before anything is downloaded, as NeMo Gym validates all benchmarks first.
   const modules = await Promise.all(entries.map((entry) => loadPrepareModule(entry, [base, ...roots])));
@@ -115,6 +119,8 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
     const recordPath = `${jsonlPath}.prepare.json`;
     const moduleArgs = { ...(module.defaults ?? {}), ...args };
     const shown = relative(cwd, jsonlPath) || jsonlPath;
+    // NeMo Gym's prompt templates are not committed here: the run needs the pinned one, rows prepared or not.
+    await ensurePromptConfig(entry.promptConfig, { base, roots, ...prompts, benchmark: entry.name, print: options.print });
 
     const current = options.force ? undefined : await upToDate(jsonlPath, recordPath, moduleArgs);
     if (current || (useCached && !options.force && existsSync(jsonlPath))) {
@@ -151,6 +157,20 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
     results.push({ name: entry.name, jsonlPath, recordPath, rows: output.length, prepared: true });
   }
   return results;
+}
+
+/**
+ * Where NeMo Gym's prompts come from: `nemo_gym_raw_base_url` (else NEMO_GYM_RAW_BASE_URL, else its repository at
+ * the pinned commit), each checked against the pinned sha256 or the one `nemo_gym_prompt_sha256` gives for its path.
+ */
+function promptPins(resolved: ConfigDict, env: NodeJS.ProcessEnv): { baseUrl: string; sha256: Readonly<Record<string, string>> } {
+  const baseUrl = resolved.nemo_gym_raw_base_url;
+  if (baseUrl !== undefined && baseUrl !== null && (typeof baseUrl !== "string" || !/^https?:\/\/[^/]/.test(baseUrl))) throw new UserError(`nemo_gym_raw_base_url: ${JSON.stringify(baseUrl)} is not an http(s) URL`);
+  const given = resolved.nemo_gym_prompt_sha256 ?? {};
+  if (!isDict(given) || Object.values(given).some((digest) => typeof digest !== "string" || !/^[0-9a-fA-F]{64}$/.test(digest))) {
+    throw new UserError("nemo_gym_prompt_sha256: must map prompt paths to sha256 digests (64 hex digits)");
+  }
+  return { baseUrl: typeof baseUrl === "string" ? baseUrl.replace(/\/+$/, "") : nemoGymRawBaseUrl(env), sha256: { ...NEMO_GYM_PROMPT_SHA256, ...(given as Record<string, string>) } };
 }
 
 /** Every source's rows through the module's convert, in order (what NeMo Gym's prepare() loop does). */
@@ -201,7 +221,13 @@ function benchmarkEntries(resolved: ConfigDict, options: { cwd: string; env: Nod
     if (!dataset) continue;
     const missing = ["name", "jsonl_fpath", "prepare_script"].filter((key) => typeof dataset[key] !== "string");
     if (missing.length > 0) throw new UserError(`agent ${agent.instanceName}: its benchmark dataset has no ${missing.join(", ")}`);
-    entries.push({ name: dataset.name as string, agent: agent.instanceName, jsonlFpath: dataset.jsonl_fpath as string, prepareScript: dataset.prepare_script as string });
+    entries.push({
+      name: dataset.name as string,
+      agent: agent.instanceName,
+      jsonlFpath: dataset.jsonl_fpath as string,
+      prepareScript: dataset.prepare_script as string,
+      ...(typeof dataset.prompt_config === "string" && dataset.prompt_config !== "" ? { promptConfig: dataset.prompt_config } : {}),
+    });
   }
   if (entries.length === 0) {
     const names = agents.map((agent) => agent.instanceName);

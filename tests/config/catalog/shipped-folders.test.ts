@@ -1,5 +1,6 @@
 // Every environments/<name>/ and benchmarks/<name>/ this project ships loads through the one config loader,
 // names only servers that are here, points at files that are here, and the catalogue calls it ported.
+import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -7,6 +8,7 @@ import { join, relative } from "node:path";
 import { loadGlobalConfig, PROJECT_ROOT } from "../../../src/config/index.ts";
 import { listServerInstances } from "../../../src/config/servers.ts";
 import { discoverCatalog, discoverResourcesServers } from "../../../src/config/catalog/index.ts";
+import { isFetchedPrompt, NEMO_GYM_PROMPT_SHA256 } from "../../../src/config/nemo-gym-files.ts";
 import { loadPromptConfig } from "../../../src/rollouts/prompt-config.ts";
 
 const MODEL = "responses_api_models/scripted_model/configs/scripted_model.yaml";
@@ -38,7 +40,10 @@ test("every environments/*/config.yaml and benchmarks/**/*.yaml loads with a mod
 
     const datasets = instances.flatMap((i) => (Array.isArray(i.fields.datasets) ? (i.fields.datasets as Record<string, unknown>[]) : []));
     for (const dataset of datasets) {
-      if (typeof dataset.prompt_config === "string") assert.ok(loadPromptConfig(join(PROJECT_ROOT, dataset.prompt_config)).user.length > 0, `${label}: prompt ${dataset.prompt_config}`);
+      // NeMo Gym's own templates are not shipped: `gym eval prepare` fetches them (pinned by sha256).
+      if (typeof dataset.prompt_config === "string" && !isFetchedPrompt(dataset.prompt_config)) {
+        assert.ok(loadPromptConfig(join(PROJECT_ROOT, dataset.prompt_config)).user.length > 0, `${label}: prompt ${dataset.prompt_config}`);
+      }
       if (dataset.type === "example") assert.ok(readFileSync(join(PROJECT_ROOT, String(dataset.jsonl_fpath)), "utf8").trim().split("\n").every((line) => JSON.parse(line)), `${label}: example rows`);
       if (dataset.type === "benchmark") {
         const folder = relative(join(PROJECT_ROOT, "benchmarks"), configPath).split("/")[0];
@@ -47,6 +52,15 @@ test("every environments/*/config.yaml and benchmarks/**/*.yaml loads with a mod
       }
     }
   }
+});
+
+test("no prompt of NeMo Gym's is committed: each is fetched by gym eval prepare and ignored by git; ours is", () => {
+  const committed = execFileSync("git", ["ls-files", "benchmarks"], { cwd: PROJECT_ROOT, encoding: "utf8" }).split("\n").filter((path) => /\/prompts\//.test(path));
+  assert.deepEqual(committed, ["benchmarks/prompts/generic/default.yaml"]);
+  const named = new Set(benchmarkConfigs.flatMap((path) => [...readFileSync(path, "utf8").matchAll(/prompt_config: (\S+)/g)].map((match) => match[1]!)));
+  assert.deepEqual([...named].filter((path) => path !== "benchmarks/prompts/generic/default.yaml").sort(), Object.keys(NEMO_GYM_PROMPT_SHA256).sort(), "every prompt a shipped benchmark names is pinned");
+  const ignored = execFileSync("git", ["check-ignore", "--no-index", ...Object.keys(NEMO_GYM_PROMPT_SHA256)], { cwd: PROJECT_ROOT, encoding: "utf8" }).trim().split("\n");
+  assert.deepEqual(ignored.sort(), Object.keys(NEMO_GYM_PROMPT_SHA256).sort());
 });
 
 test("each shipped folder has a README; each environment its example rows", () => {
@@ -65,6 +79,11 @@ test("the catalogue lists every shipped folder as ported, and of what is on disk
     assert.ok(entry?.ported, `${name}: ${entry?.notPortedReason}`);
   }
   for (const name of ["aime24", "gpqa", "ifeval", "longbench_v2/config_n3_1m", "mmlu_prox", "math-500"]) assert.ok(byName.get(`benchmark/${name}`)?.ported, name);
+  // A benchmark whose prompt is NeMo Gym's counts as ported; until prepared, its note says how to get the prompt.
+  const gpqa = byName.get("benchmark/gpqa")!;
+  if (existsSync(join(PROJECT_ROOT, "benchmarks/prompts/eval/aai/mcq-4choices.yaml"))) assert.equal(gpqa.note, null);
+  else assert.equal(gpqa.note, "run `gym eval prepare --benchmark gpqa` first: it fetches NeMo Gym's prompt benchmarks/prompts/eval/aai/mcq-4choices.yaml (pinned by sha256)");
+  assert.equal(byName.get("benchmark/ifeval")!.note, null, "ifeval names no prompt");
   // Its config names NeMo Gym's non_executing_simple_agent, which is not ported.
   assert.deepEqual(entries.filter((entry) => !entry.ported).map((entry) => `${entry.name}: ${entry.notPortedReason}`), [
     "resources_servers/structured_outputs/structured_outputs_v4: not here: responses_api_agents/non_executing_simple_agent",
