@@ -206,3 +206,29 @@ test("gym eval run of a benchmark whose NeMo Gym prompt is not here yet: one lin
   assert.equal(flag.code, 2, flag.output);
   assert.match(flag.stderr, /prompt_config benchmarks\/prompts\/generic\/math\.yaml is not here .*: run `gym eval prepare --benchmark <a benchmark that uses it>` first/);
 });
+
+test("gym eval prepare --benchmark longcodebench: the zip of the dataset repo's main branch, checked by its sha256, read into NeMo Gym's rows; the n3_1m variant is one line", async (t) => {
+  const cases = JSON.parse(readFileSync(join(PROJECT_ROOT, "tests", "rollouts", "prepare", "convert-cases.json"), "utf8"));
+  const zip = Buffer.from(cases.longcodebench.sources[0].zipBase64, "base64");
+  const hub = await startFakeHub({ datasets: [{ repo: "Steefano/LCB", files: {}, main: { files: { "LongCodeQA.zip": zip } } }] });
+  t.after(() => hub.close());
+  const { root, env } = workspace();
+  mkdirSync(join(root, "benchmarks", "longcodebench"), { recursive: true });
+  for (const file of ["config.yaml", "config_n3_1m.yaml"]) cpSync(join(PROJECT_ROOT, "benchmarks", "longcodebench", file), join(root, "benchmarks", "longcodebench", file));
+
+  const result = await gym(["--benchmark", "longcodebench", `+prepare_script_args.max_context_tokens=${cases.longcodebench.args.max_context_tokens}`], root, env, hub);
+  assert.equal(result.code, 0, result.output);
+  const jsonl = join(root, "benchmarks", "longcodebench", "data", "longcodebench_benchmark.jsonl");
+  assert.deepEqual(readFileSync(jsonl, "utf8").split("\n").slice(0, -1), cases.longcodebench.expected);
+  const record = JSON.parse(readFileSync(`${jsonl}.prepare.json`, "utf8"));
+  assert.equal(record.sources[0].kind, "huggingface-file");
+  assert.equal(record.sources[0].revision, "main");
+  assert.deepEqual(record.sources[0].files, [{ url: `${hub.url}/datasets/Steefano/LCB/resolve/${record.sources[0].commit}/LongCodeQA.zip`, bytes: zip.length, sha256: sha256(zip) }]);
+
+  const before = hub.requests.length;
+  const n3 = await gym(["--benchmark", "longcodebench/config_n3_1m"], root, env, hub);
+  assert.equal(n3.code, 2, n3.output);
+  assert.equal(n3.stderr.trim().split("\n").length, 1, n3.stderr);
+  assert.match(n3.stderr, /longcodebench: tokenizer_name "nvidia\/NVIDIA-Nemotron-3-Super-120B-A12B-BF16" is not a tiktoken encoding \(o200k_base, .*\); counting tokens with a Hugging Face tokenizer .* is not ported/);
+  assert.equal(hub.requests.length, before, "refused before any request");
+});

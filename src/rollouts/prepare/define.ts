@@ -29,9 +29,24 @@ export interface UrlSource {
   tag?: string;
 }
 
-export type Source = HubSource | UrlSource;
+/**
+ * One file of a dataset repo's main branch (`hf://datasets/<repo>/<path>`, as `load_dataset("json", data_files=…)`
+ * reads it): a zip archive of JSON files, read as `datasets`' json builder reads an extracted archive (files in
+ * its walk order, each JSON Lines or one JSON array of objects).
+ */
+export interface HubFileSource {
+  kind: "huggingface-file";
+  repo: string;
+  path: string;
+  format: "json-zip";
+  revision?: string;
+  tag?: string;
+}
+
+export type Source = HubSource | UrlSource | HubFileSource;
 
 export const huggingFace = (repo: string, split: string, options: { config?: string; tag?: string } = {}): HubSource => ({ kind: "huggingface", repo, split, ...options });
+export const hubFile = (repo: string, path: string, options: { revision?: string; tag?: string } = {}): HubFileSource => ({ kind: "huggingface-file", repo, path, format: "json-zip", ...options });
 export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string } = {}): UrlSource => ({ kind: "url", url: href, format: options.format ?? "jsonl", ...(options.tag ? { tag: options.tag } : {}) });
 
 /** What `sources` may ask the Hub before the downloads start (`get_dataset_config_names`). */
@@ -54,7 +69,8 @@ export interface PrepareSpec<Args extends Row, State> {
   /** The keyword arguments' defaults (NeMo Gym's prepare() signature). */
   defaults?: Args;
   sources: readonly Source[] | ((args: Args, lookups: SourceLookups) => readonly Source[] | Promise<readonly Source[]>);
-  setup?: (args: Args) => State;
+  /** Made once per preparation, before any row is converted (a seeded random generator, a tokenizer). */
+  setup?: (args: Args) => State | Promise<State>;
   /** One source row → its benchmark row, several rows, or none (skipped). */
   convert(row: Row, context: ConvertContext<Args, State>): Row | Row[] | null | undefined;
   /** Python's json.dumps flavour the script writes with: `ensure_ascii` (Python's default, true). */

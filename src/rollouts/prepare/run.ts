@@ -24,6 +24,7 @@ import type { ProgressReporter } from "./progress.ts";
 import { ensurePromptConfig } from "./prompts.ts";
 import { readJsonlRows, readParquetRows } from "./readers.ts";
 import { readTarMembers } from "./tar.ts";
+import { readJsonZipRows } from "./zip.ts";
 
 export interface PrepareOptions {
   /** `--benchmark NAME`: benchmarks/NAME/config.yaml (or benchmarks/NAME.yaml for `a/b`) under the search roots. */
@@ -139,7 +140,7 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
       sourceRecords.push(fetched.record);
       inputs.push({ source, rows: fetched.rows });
     }
-    const output = convertRows(module, moduleArgs, inputs);
+    const output = await convertRows(module, moduleArgs, inputs);
     const text = serializeRows(module, output);
     const bytes = Buffer.from(text, "utf8");
     writeAtomically(jsonlPath, bytes);
@@ -174,8 +175,8 @@ function promptPins(resolved: ConfigDict, env: NodeJS.ProcessEnv): { baseUrl: st
 }
 
 /** Every source's rows through the module's convert, in order (what NeMo Gym's prepare() loop does). */
-export function convertRows(module: PrepareModule, args: Row, inputs: readonly { source: Source; rows: readonly Row[] }[]): Row[] {
-  const state = module.setup?.(args);
+export async function convertRows(module: PrepareModule, args: Row, inputs: readonly { source: Source; rows: readonly Row[] }[]): Promise<Row[]> {
+  const state = await module.setup?.(args);
   const output: Row[] = [];
   for (const { source, rows } of inputs) {
     rows.forEach((row, index) => {
@@ -281,6 +282,18 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
     }
     const config = files[0]!.path.split("/")[0]!;
     return { rows, record: { kind: source.kind, repo: source.repo, config, split: source.split, revision: PARQUET_REVISION, commit: files[0]!.commit, rows: rows.length, files: fileRecords } };
+  }
+  if (source.kind === "huggingface-file") {
+    const revision = source.revision ?? "main";
+    const commit = await context.hub.datasetCommit(source.repo, revision);
+    const slash = source.path.lastIndexOf("/");
+    const listed = (await context.hub.listTree(source.repo, commit, slash < 0 ? "" : source.path.slice(0, slash))).find((entry) => entry.path === source.path && entry.type === "file");
+    if (!listed) throw new UserError(`${context.benchmark}: Hugging Face dataset ${source.repo} has no file ${source.path} at ${revision} (${commit})`);
+    const fileUrl = context.hub.resolveUrl(source.repo, commit, source.path);
+    const dest = join(context.cacheDir, "huggingface", "datasets", ...source.repo.split("/"), commit, ...source.path.split("/"));
+    const done = await download(fileUrl, dest, context, { expectedSha256: listed.sha256, headers: context.hub.authHeaders(), label: `${source.repo}/${source.path}` });
+    const rows = readJsonZipRows(dest, `hf://datasets/${source.repo}/${source.path}`);
+    return { rows, record: { kind: source.kind, repo: source.repo, revision, commit, rows: rows.length, files: [{ url: fileUrl, bytes: done.bytes, sha256: done.sha256 }] } };
   }
   // A plain URL may change under the same name: cached per URL, fetched again with --force.
   const dest = join(context.cacheDir, "url", createHash("sha256").update(source.url).digest("hex").slice(0, 16), basename(new URL(source.url).pathname) || "file");

@@ -12,6 +12,7 @@ import { isPrepareModule, type Row, type Source } from "../../../src/rollouts/pr
 import { parsePythonJson } from "../../../src/rollouts/prepare/readers.ts";
 import { convertRows, serializeRows } from "../../../src/rollouts/prepare/run.ts";
 import { readTarMembers } from "../../../src/rollouts/prepare/tar.ts";
+import { readJsonZipRows } from "../../../src/rollouts/prepare/zip.ts";
 
 interface CaseSource {
   config?: string;
@@ -20,6 +21,9 @@ interface CaseSource {
   rows?: Row[];
   /** A tar archive Python's tarfile wrote (read here with readTarMembers, as the runner reads it). */
   tarBase64?: string;
+  /** A dataset repo's file (`hf://datasets/<repo>/<path>`): a zip archive Python's zipfile wrote, read with readJsonZipRows. */
+  path?: string;
+  zipBase64?: string;
 }
 interface Case {
   args?: Row;
@@ -31,8 +35,15 @@ interface Case {
 const cases = parsePythonJson(readFileSync(join(import.meta.dirname, "convert-cases.json"), "utf8")) as Record<string, Case>;
 
 function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
-  const hit = c.sources.find((s) => (source.kind === "url" ? s.url === source.url : s.split === source.split && s.config === source.config));
+  const hit = c.sources.find((s) =>
+    source.kind === "url" ? s.url === source.url : source.kind === "huggingface-file" ? s.path === source.path : s.split === source.split && s.config === source.config,
+  );
   if (hit) used.add(hit);
+  if (hit?.zipBase64) {
+    const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "archive.zip");
+    writeFileSync(path, Buffer.from(hit.zipBase64, "base64"));
+    return readJsonZipRows(path, hit.path!);
+  }
   if (hit?.tarBase64) {
     const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "data.tar");
     writeFileSync(path, Buffer.from(hit.tarBase64, "base64"));
@@ -51,7 +62,7 @@ for (const [name, c] of Object.entries(cases)) {
     const used = new Set<CaseSource>();
     const inputs = sources.map((source) => ({ source, rows: rowsFor(c, source, used) }));
     assert.equal(used.size, c.sources.length, `${name}: every source of the case is one the module reads`);
-    const lines = serializeRows(module, convertRows(module, args, inputs)).split("\n").slice(0, -1);
+    const lines = serializeRows(module, await convertRows(module, args, inputs)).split("\n").slice(0, -1);
     assert.deepEqual(lines, c.expected);
   });
 }
