@@ -133,6 +133,9 @@ def urlretrieve(url, filename):
         Path(filename).write_bytes(buffer.getvalue())
         source["tarBase64"] = base64.b64encode(buffer.getvalue()).decode("ascii")
         return
+    if "csv" in source:
+        Path(filename).write_text(source["csv"], encoding="utf-8", newline="")
+        return
     rows = source["rows"]
     Path(filename).write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
 
@@ -150,6 +153,9 @@ for name, case in cases.items():
             if isinstance(value, Path) and value.is_relative_to(module.DATA_DIR) and attr != "DATA_DIR":
                 setattr(module, attr, Path(tmp) / value.relative_to(module.DATA_DIR))
         module.DATA_DIR = Path(tmp)
+        # mmmlu's helper module downloads next to its own __file__ (its data/ folder): there too, the temp folder.
+        if isinstance(getattr(module, "utils", None), types.ModuleType) and hasattr(module.utils, "download_mmmlu_datasets"):
+            module.utils.__file__ = str(Path(tmp) / "mmmlu_utils.py")
         out = Path(tmp) / "out.jsonl"
         module.OUTPUT_FPATH = out
         if hasattr(module, "DEFAULT_OUTPUT_FPATH"):

@@ -20,12 +20,13 @@ export interface HubSource {
 
 /**
  * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
- * row per line; a tar archive one row per regular file, `{name, data}` (data a Buffer), in archive order.
+ * row per line; a tar archive one row per regular file, `{name, data}` (data a Buffer), in archive order; a CSV
+ * the rows `pandas.read_csv(path, index_col=0)` gives (src/python/pandas-csv.ts).
  */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl" | "tar";
+  format: "jsonl" | "tar" | "pandas-csv";
   tag?: string;
 }
 

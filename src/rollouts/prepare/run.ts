@@ -22,7 +22,7 @@ import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
 import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
 import { ensurePromptConfig } from "./prompts.ts";
-import { readJsonlRows, readParquetRows } from "./readers.ts";
+import { readJsonlRows, readPandasCsvRows, readParquetRows } from "./readers.ts";
 import { readTarMembers } from "./tar.ts";
 import { readJsonZipRows } from "./zip.ts";
 
@@ -299,7 +299,7 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
   const dest = join(context.cacheDir, "url", createHash("sha256").update(source.url).digest("hex").slice(0, 16), basename(new URL(source.url).pathname) || "file");
   if (context.force) rmSync(dest, { force: true });
   const done = await download(source.url, dest, context, { label: source.url });
-  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : readJsonlRows(dest, source.url);
+  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : source.format === "pandas-csv" ? readPandasCsvRows(dest, source.url) : readJsonlRows(dest, source.url);
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 

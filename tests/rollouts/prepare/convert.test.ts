@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../../../src/config/paths.ts";
 import { isPrepareModule, type Row, type Source } from "../../../src/rollouts/prepare/define.ts";
-import { parsePythonJson } from "../../../src/rollouts/prepare/readers.ts";
+import { parsePythonJson, readPandasCsvRows } from "../../../src/rollouts/prepare/readers.ts";
 import { convertRows, serializeRows } from "../../../src/rollouts/prepare/run.ts";
 import { readTarMembers } from "../../../src/rollouts/prepare/tar.ts";
 import { readJsonZipRows } from "../../../src/rollouts/prepare/zip.ts";
@@ -24,6 +24,8 @@ interface CaseSource {
   /** A dataset repo's file (`hf://datasets/<repo>/<path>`): a zip archive Python's zipfile wrote, read with readJsonZipRows. */
   path?: string;
   zipBase64?: string;
+  /** A CSV file's text (read with readPandasCsvRows, as pandas.read_csv(index_col=0) reads it). */
+  csv?: string;
 }
 interface Case {
   args?: Row;
@@ -39,6 +41,11 @@ function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
     source.kind === "url" ? s.url === source.url : source.kind === "huggingface-file" ? s.path === source.path : s.split === source.split && s.config === source.config,
   );
   if (hit) used.add(hit);
+  if (hit?.csv !== undefined) {
+    const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "data.csv");
+    writeFileSync(path, hit.csv);
+    return readPandasCsvRows(path, hit.url!);
+  }
   if (hit?.zipBase64) {
     const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "archive.zip");
     writeFileSync(path, Buffer.from(hit.zipBase64, "base64"));
