@@ -21,6 +21,8 @@ export { jsonEquals, jsonGetItem, jsonIterate, jsonLess, jsonLoads, jsonRepr, js
 export { FLOAT_FIELDS, pythonJsonDumps, pythonJsonDumpsTyped, toPythonJson, type PythonDumpsOptions } from "./json-dumps.ts";
 export { PythonRandom } from "./random.ts";
 export { NAMESPACE_URL, uuid5 } from "./uuid.ts";
+export { pythonFormat } from "./str-format.ts";
+export { PythonLiteralError, readPythonConstants } from "./literal.ts";
 export { pythonCsvRows } from "./csv.ts";
 
 // ---- the Python-value model ----

@@ -21,12 +21,15 @@ export interface HubSource {
 /**
  * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
  * row per line; a tar archive one row per regular file, `{name, data}` (data a Buffer), in archive order; a CSV
- * the rows `pandas.read_csv(path, index_col=0)` gives (src/python/pandas-csv.ts).
+ * the rows `pandas.read_csv(path, index_col=0)` gives (src/python/pandas-csv.ts); any other file one row
+ * `{name, data}` (data a Buffer).
  */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl" | "tar" | "pandas-csv";
+  format: "jsonl" | "tar" | "pandas-csv" | "file";
+  /** The file must have this digest (a file pinned by its publisher's commit); a download with another is refused. */
+  sha256?: string;
   tag?: string;
 }
 
@@ -48,7 +51,13 @@ export type Source = HubSource | UrlSource | HubFileSource;
 
 export const huggingFace = (repo: string, split: string, options: { config?: string; tag?: string } = {}): HubSource => ({ kind: "huggingface", repo, split, ...options });
 export const hubFile = (repo: string, path: string, options: { revision?: string; tag?: string } = {}): HubFileSource => ({ kind: "huggingface-file", repo, path, format: "json-zip", ...options });
-export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string } = {}): UrlSource => ({ kind: "url", url: href, format: options.format ?? "jsonl", ...(options.tag ? { tag: options.tag } : {}) });
+export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string; sha256?: string } = {}): UrlSource => ({
+  kind: "url",
+  url: href,
+  format: options.format ?? "jsonl",
+  ...(options.tag ? { tag: options.tag } : {}),
+  ...(options.sha256 ? { sha256: options.sha256 } : {}),
+});
 
 /** What `sources` may ask the Hub before the downloads start (`get_dataset_config_names`). */
 export interface SourceLookups {

@@ -298,8 +298,15 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
   // A plain URL may change under the same name: cached per URL, fetched again with --force.
   const dest = join(context.cacheDir, "url", createHash("sha256").update(source.url).digest("hex").slice(0, 16), basename(new URL(source.url).pathname) || "file");
   if (context.force) rmSync(dest, { force: true });
-  const done = await download(source.url, dest, context, { label: source.url });
-  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : source.format === "pandas-csv" ? readPandasCsvRows(dest, source.url) : readJsonlRows(dest, source.url);
+  const done = await download(source.url, dest, context, { label: source.url, expectedSha256: source.sha256 });
+  const rows =
+    source.format === "tar"
+      ? readTarMembers(dest).map((member) => ({ ...member }))
+      : source.format === "pandas-csv"
+        ? readPandasCsvRows(dest, source.url)
+        : source.format === "file"
+          ? [{ name: basename(dest), data: readFileSync(dest) }]
+          : readJsonlRows(dest, source.url);
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 

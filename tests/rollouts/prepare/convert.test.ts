@@ -26,6 +26,8 @@ interface CaseSource {
   zipBase64?: string;
   /** A CSV file's text (read with readPandasCsvRows, as pandas.read_csv(index_col=0) reads it). */
   csv?: string;
+  /** A file's text, one `{name, data}` row (a `file` URL source). */
+  text?: string;
 }
 interface Case {
   args?: Row;
@@ -41,6 +43,7 @@ function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
     source.kind === "url" ? s.url === source.url : source.kind === "huggingface-file" ? s.path === source.path : s.split === source.split && s.config === source.config,
   );
   if (hit) used.add(hit);
+  if (hit?.text !== undefined) return [{ name: hit.url!.split("/").pop(), data: Buffer.from(hit.text, "utf8") }];
   if (hit?.csv !== undefined) {
     const path = join(mkdtempSync(join(tmpdir(), "gym-convert-")), "data.csv");
     writeFileSync(path, hit.csv);
@@ -78,4 +81,13 @@ test("the cases cover every prepare module shipped under benchmarks/", async () 
   const { readdirSync, existsSync } = await import("node:fs");
   const withModule = readdirSync(join(PROJECT_ROOT, "benchmarks")).filter((dir) => existsSync(join(PROJECT_ROOT, "benchmarks", dir, "prepare.ts")));
   assert.deepEqual(withModule.filter((dir) => !(dir in cases)), []);
+});
+
+test("mmlu_prox reads lm-evaluation-harness's lang_libs.py first, pinned to NeMo Gym's commit and sha256 (a download with another digest is refused)", async () => {
+  const { default: module, LANG_LIBS_SHA256, LANG_LIBS_URL } = await import(pathToFileURL(join(PROJECT_ROOT, "benchmarks", "mmlu_prox", "prepare.ts")).href);
+  assert.equal(LANG_LIBS_SHA256, "582a892b4e8419c16384552b369d7ba828418c57768ccdd82d61172116b3da55");
+  const sources: Source[] = await module.sources({ languages: ["en"] }, { configNames: async () => [] });
+  assert.deepEqual({ ...sources[0] }, { kind: "url", url: LANG_LIBS_URL, format: "file", tag: "lang_libs", sha256: LANG_LIBS_SHA256 });
+  assert.match(LANG_LIBS_URL, /\/EleutherAI\/lm-evaluation-harness\/f4d4b3de3ee6741a7151a9fe74945ee515262f4c\/lm_eval\/tasks\/mmlu_prox\/lang_libs\.py$/);
+  await assert.rejects(convertRows(module, { languages: ["en"] }, [{ source: sources[0]!, rows: [{ name: "lang_libs.py", data: Buffer.from("LANG_LIBS = load()\nLANG_SUBJECTS = {}\n") }] }]), /mmlu_prox: lm-evaluation-harness's lang_libs\.py .*: LANG_LIBS \(line 1\) is not a plain literal: .*; its templates are read as data, never run as Python/);
 });
