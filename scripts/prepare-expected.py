@@ -1,11 +1,17 @@
 """Regenerates the `expected` lines of tests/rollouts/prepare/convert-cases.json by running NeMo Gym's own
 benchmarks/<name>/prepare.py (a name with a slash, `a/b/prepare_c`, is benchmarks/a/b/prepare_c.py) over each
-case's made-up rows: `datasets.load_dataset`, `get_dataset_config_names`, `urllib.request.urlretrieve` and the
-loaders of the evalplus and human_eval_infilling libraries (each a dict of the file's tasks by task_id) are
-replaced by stubs serving those rows, so no network and no `datasets` install are needed (orjson is).
+case's made-up rows: `datasets.load_dataset`, `get_dataset_config_names`, `urllib.request.urlretrieve` /
+`urlopen` and the loaders of the evalplus and human_eval_infilling libraries (each a dict of the file's tasks by
+task_id) are replaced by stubs serving those rows, so no network is needed (orjson is).
 Usage: python3 scripts/prepare-expected.py /path/to/NeMo-Gym [cases.json]
+
+The long-context cases (longbench_v2, longcodebench) need the real `tiktoken` and `datasets` (and mmmlu's `pandas`)
+importable, e.g. PYTHONPATH=<pip install --target dir datasets pandas tiktoken>: a `hf://…zip` source is written as
+a real zip archive and read by datasets' own json builder; tiktoken's o200k_base file is rebuilt from js-tiktoken's
+ranks (run from the project root, node on PATH) and tiktoken itself checks it against OpenAI's sha256.
 """
 import base64
+import contextlib
 import importlib.util
 import inspect
 import io
@@ -15,7 +21,13 @@ import sys
 import tempfile
 import types
 import urllib.request
+import zipfile
 from pathlib import Path
+
+try:
+    import datasets as real_datasets  # the real library, for datasets' json builder over a zip archive
+except ImportError:
+    real_datasets = None
 
 nemo_root = Path(sys.argv[1])
 cases_path = Path(sys.argv[2] if len(sys.argv) > 2 else "tests/rollouts/prepare/convert-cases.json")
@@ -35,7 +47,26 @@ def rows_for(config, split):
     return []
 
 
-def load_dataset(path, name=None, split=None, **_):
+def zip_rows(data_files):
+    """`load_dataset("json", data_files="hf://datasets/<repo>/<path>")`: a real archive, read by datasets itself."""
+    source = next(s for s in current["sources"] if data_files == f"hf://datasets/{s['repo']}/{s['path']}")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for member, text in source["zip"].items():
+            # Stored and deflated members both, as archivers write them.
+            archive.writestr(member, text.encode("utf-8"), compress_type=zipfile.ZIP_STORED if member.endswith(".jsonl") else zipfile.ZIP_DEFLATED)
+    source["zipBase64"] = base64.b64encode(buffer.getvalue()).decode("ascii")
+    if real_datasets is None:
+        sys.exit("the real `datasets` library is needed for a zip source (pip install --target DIR datasets; PYTHONPATH=DIR)")
+    tmp = tempfile.mkdtemp()
+    local = Path(tmp) / Path(source["path"]).name
+    local.write_bytes(buffer.getvalue())
+    return real_load_dataset("json", data_files=str(local), cache_dir=str(Path(tmp) / "cache"))
+
+
+def load_dataset(path, name=None, split=None, data_files=None, **_):
+    if path == "json" and data_files is not None:
+        return zip_rows(data_files)
     if split is None:
         return {"train": rows_for(name, "train")}
     hits = rows_for(name, split)
@@ -44,10 +75,38 @@ def load_dataset(path, name=None, split=None, **_):
     return hits
 
 
-datasets = types.ModuleType("datasets")
-datasets.load_dataset = load_dataset
-datasets.get_dataset_config_names = lambda repo: current["configNames"]
-sys.modules["datasets"] = datasets
+if real_datasets is not None:
+    # Patched in place: datasets imports its own submodules lazily, so the real module must stay in sys.modules.
+    real_load_dataset = real_datasets.load_dataset
+    real_datasets.load_dataset = load_dataset
+    real_datasets.get_dataset_config_names = lambda repo: current["configNames"]
+else:
+    datasets = types.ModuleType("datasets")
+    datasets.load_dataset = load_dataset
+    datasets.get_dataset_config_names = lambda repo: current["configNames"]
+    sys.modules["datasets"] = datasets
+
+
+def install_tiktoken_ranks():
+    """tiktoken's o200k_base file, rebuilt from js-tiktoken's ranks into a tiktoken cache (tiktoken checks its sha256)."""
+    import hashlib
+    import os
+    import subprocess
+
+    cache = Path(tempfile.mkdtemp())
+    script = (
+        'import("js-tiktoken/ranks/o200k_base").then(({ default: r }) => { const out = [];'
+        ' for (const line of r.bpe_ranks.split("\\n").filter(Boolean)) { const [, off, ...toks] = line.split(" ");'
+        ' toks.forEach((t, i) => out.push([t, Number(off) + i])); }'
+        ' out.sort((a, b) => a[1] - b[1]); process.stdout.write(out.map(([t, k]) => t + " " + k + "\\n").join("")); })'
+    )
+    ranks = subprocess.run(["node", "-e", script], check=True, capture_output=True).stdout
+    url = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+    (cache / hashlib.sha1(url.encode()).hexdigest()).write_bytes(ranks)
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(cache)
+
+
+install_tiktoken_ranks()
 tqdm = types.ModuleType("tqdm")
 tqdm.tqdm = lambda iterable, **_: iterable
 sys.modules["tqdm"] = tqdm
@@ -77,6 +136,9 @@ def urlretrieve(url, filename):
         Path(filename).write_bytes(buffer.getvalue())
         source["tarBase64"] = base64.b64encode(buffer.getvalue()).decode("ascii")
         return
+    if "csv" in source:
+        Path(filename).write_text(source["csv"], encoding="utf-8", newline="")
+        return
     rows = source["rows"]
     Path(filename).write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
 
@@ -105,6 +167,15 @@ sys.modules["human_eval_infilling.data"] = infilling_data
 # Scripts that import shared helpers as `benchmarks.<name>.<module>` (livecodebench).
 sys.path.insert(0, str(nemo_root))
 
+
+def urlopen(url, *_, **__):
+    """A file the case gives as text (mmlu_prox's lang_libs.py)."""
+    source = next(s for s in current["sources"] if s.get("url") == url)
+    return contextlib.closing(io.BytesIO(source["text"].encode("utf-8")))
+
+
+urllib.request.urlopen = urlopen
+
 for name, case in cases.items():
     current = case
     script = nemo_root / "benchmarks" / (f"{name}.py" if "/" in name else f"{name}/prepare.py")
@@ -112,7 +183,17 @@ for name, case in cases.items():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     with tempfile.TemporaryDirectory() as tmp:
+        # Every path of the script's data folder (outputs, downloads) goes to the temp folder, never into NeMo Gym's tree.
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, Path) and value.is_relative_to(module.DATA_DIR) and attr != "DATA_DIR":
+                setattr(module, attr, Path(tmp) / value.relative_to(module.DATA_DIR))
         module.DATA_DIR = Path(tmp)
+        # A made-up lang_libs.py cannot have the pinned digest (the port checks it when downloading, not converting).
+        if hasattr(module, "_verify_lang_libs"):
+            module._verify_lang_libs = lambda content: None
+        # mmmlu's helper module downloads next to its own __file__ (its data/ folder): there too, the temp folder.
+        if isinstance(getattr(module, "utils", None), types.ModuleType) and hasattr(module.utils, "download_mmmlu_datasets"):
+            module.utils.__file__ = str(Path(tmp) / "mmmlu_utils.py")
         out = Path(tmp) / "out.jsonl"
         module.OUTPUT_FPATH = out
         if hasattr(module, "DEFAULT_OUTPUT_FPATH"):
@@ -120,6 +201,9 @@ for name, case in cases.items():
         args = dict(case.get("args", {}))
         if "output_path" in inspect.signature(module.prepare).parameters:
             args["output_path"] = out
+        # A default bound at definition (output_fpath=DEFAULT_OUTPUT_FPATH) is not changed by the assignment above.
+        if "output_fpath" in inspect.signature(module.prepare).parameters:
+            args.setdefault("output_fpath", out)
         written = module.prepare(**args)
         # Lines end at "\n" only: orjson and ensure_ascii=False keep U+2028 and friends raw, which splitlines() splits at.
         case["expected"] = Path(written).read_text(encoding="utf-8").split("\n")[:-1]

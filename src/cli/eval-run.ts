@@ -12,6 +12,7 @@ import { collectRollouts, materializeInput, precheckResume, type CollectSummary 
 import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
 import { checkOutputWritable } from "../rollouts/output-files.ts";
+import { isFetchedPrompt } from "../config/nemo-gym-files.ts";
 import { ANY_NUMBER, arg, configFlag, defineCommand, flag, NON_NEGATIVE_NUMBER, POSITIVE_INTEGER, POSITIVE_NUMBER } from "./command.ts";
 import { hubAccess } from "./hub-access.ts";
 import { flagOverrides } from "./load-config.ts";
@@ -106,6 +107,16 @@ export function resolveUserPath(path: string): string {
   return existsSync(fromCwd) ? fromCwd : existsSync(resolve(PROJECT_ROOT, path)) ? resolve(PROJECT_ROOT, path) : fromCwd;
 }
 
+/** --prompt-config: one of NeMo Gym's templates that is not here yet comes with `gym eval prepare`. */
+function promptConfigPath(path: string): string {
+  const located = resolveUserPath(path);
+  if (!existsSync(located) && isFetchedPrompt(path)) {
+    const benchmark = /^(?:\.\/)?benchmarks\/([^/]+)\/prompts\//.exec(path)?.[1];
+    throw new UserError(`prompt_config ${path} is not here (NeMo Gym's template, fetched at its pinned commit): run \`gym eval prepare --benchmark ${benchmark ?? "<a benchmark that uses it>"}\` first`);
+  }
+  return located;
+}
+
 export interface EvalRunOptions {
   raw: ConfigDict;
   resolved: ConfigDict;
@@ -129,7 +140,7 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
     concurrency: settings.num_samples_in_parallel,
     rolloutDeadlineMs: settings.rollout_deadline_s ? settings.rollout_deadline_s * 1000 : undefined,
     disableAggregation: settings.disable_aggregation,
-    promptConfig: settings.prompt_config ? loadPromptConfig(resolveUserPath(settings.prompt_config)) : null,
+    promptConfig: settings.prompt_config ? loadPromptConfig(promptConfigPath(settings.prompt_config)) : null,
     resume: settings.resume_from_cache,
     maxAttempts: settings.max_rollout_attempts ?? undefined,
     retryBackoffMs: settings.retry_backoff_s != null ? settings.retry_backoff_s * 1000 : undefined,

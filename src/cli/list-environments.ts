@@ -59,6 +59,7 @@ export function catalogPayload(entry: CatalogEntry): Record<string, unknown> {
     ported: entry.ported,
     missing: entry.missing,
     not_ported_reason: entry.notPortedReason,
+    note: entry.note,
     config_path: entry.configPath,
   };
 }
@@ -136,6 +137,7 @@ function inspectEntry(name: string, kind: CatalogKind | undefined, all: readonly
   if (entry.details.numRepeats !== null) details["num repeats"] = String(entry.details.numRepeats);
   details.requires = entry.requires.join(", ");
   details.ported = yesNo(entry.ported, entry.notPortedReason);
+  if (entry.note) details.note = entry.note;
 
   const value = entry.details.value;
   const description = value ? (entry.description ? `${entry.description}\nValue: ${value}` : `Value: ${value}`) : entry.description;

@@ -93,8 +93,28 @@ export class HuggingFaceHub {
     return entries;
   }
 
-  /** The configs (subsets) of a dataset, as the Parquet conversion lays them out (`get_dataset_config_names`). */
+  /**
+   * The configs (subsets) of a dataset in `get_dataset_config_names`' order: the `configs:` list of the dataset
+   * card's YAML (README.md on main, which `datasets` builds its configs from, in that order) when it has one, else
+   * the folders of the Parquet conversion (alphabetical, as the Hub lists them).
+   */
   async configNames(repo: string): Promise<{ commit: string; configs: string[] }> {
+    const card = await this.cardConfigNames(repo);
+    const parquet = await this.parquetConfigs(repo);
+    return { commit: parquet.commit, configs: card ?? parquet.configs };
+  }
+
+  /** The config names the dataset card lists, in order; undefined when it lists none. */
+  async cardConfigNames(repo: string, revision = "main"): Promise<string[] | undefined> {
+    const info = (await this.getJson(`/api/datasets/${repo}/revision/${encodeURIComponent(revision)}`, repo)) as { cardData?: { configs?: unknown } } | null;
+    const configs = info?.cardData?.configs;
+    if (!Array.isArray(configs)) return undefined;
+    const names = configs.map((config) => (typeof config === "object" && config !== null ? (config as { config_name?: unknown }).config_name : undefined)).filter((name): name is string => typeof name === "string");
+    return names.length > 0 ? names : undefined;
+  }
+
+  /** The configs as the Parquet conversion lays them out (`refs/convert/parquet`, one folder each), and its commit. */
+  async parquetConfigs(repo: string): Promise<{ commit: string; configs: string[] }> {
     const commit = await this.datasetCommit(repo, PARQUET_REVISION);
     const configs = (await this.listTree(repo, commit)).filter((entry) => entry.type === "directory").map((entry) => entry.path);
     return { commit, configs };

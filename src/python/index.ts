@@ -22,6 +22,8 @@ export { FLOAT_FIELDS, orjsonDumps, pythonJsonDumps, pythonJsonDumpsTyped, toPyt
 export { unpickleStr } from "./pickle.ts";
 export { PythonRandom } from "./random.ts";
 export { NAMESPACE_URL, uuid5 } from "./uuid.ts";
+export { pythonFormat } from "./str-format.ts";
+export { PythonLiteralError, readPythonConstants } from "./literal.ts";
 export { pythonCsvRows } from "./csv.ts";
 
 // ---- the Python-value model ----

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, parse, resolve } from "node:path";
 import type { HuggingFaceHub } from "../client/hf-hub.ts";
 import { listServerInstances, searchRoots, type ConfigDict } from "../config/index.ts";
+import { benchmarkOfPrepareScript, isFetchedPrompt } from "../config/nemo-gym-files.ts";
 import { resolveUnderRoots } from "../config/paths.ts";
 import { pythonJsonDumps } from "../python/json-dumps.ts";
 import { pythonJsonLoads } from "../python/json.ts";
@@ -42,6 +43,7 @@ export interface DeclaredDataset {
   promptConfig?: string;
   /** The config entry as written (its fields head the metrics files). */
   entry: Row;
+  prepareScript?: string;
 }
 
 /** The in-scope datasets of every agent instance, in config order. */
@@ -69,6 +71,7 @@ export function declaredDatasets(config: ConfigDict, mode: CollateMode, roots: r
         numRepeats: numRepeats as number,
         promptConfig: typeof d.prompt_config === "string" ? d.prompt_config : undefined,
         entry: d,
+        prepareScript: typeof d.prepare_script === "string" ? d.prepare_script : undefined,
       });
     }
   }
@@ -107,6 +110,9 @@ export async function collateDatasets(options: CollateOptions): Promise<Record<s
     await downloadMissing(missing, options, log);
     datasets = declaredDatasets(options.config, options.mode, roots);
   }
+
+  const promptless = datasets.find((d) => d.type === "benchmark" && d.promptConfig && !resolveUnderRoots(d.promptConfig, roots).found);
+  if (promptless) throw new InputError(missingPromptMessage(promptless));
 
   const problems = (await Promise.all(datasets.map((d) => validateDatasetFile(d.path!)))).flat();
   if (problems.length > 0) {
@@ -237,4 +243,12 @@ async function downloadMissing(missing: DeclaredDataset[], options: CollateOptio
       { ...context, log },
     );
   }
+}
+
+/** A benchmark's prompt that is not here: NeMo Gym's own templates come with `gym eval prepare`, one line. */
+function missingPromptMessage(d: DeclaredDataset): string {
+  const benchmark = benchmarkOfPrepareScript(d.prepareScript) ?? d.name;
+  return isFetchedPrompt(d.promptConfig!)
+    ? `${d.agentName}: benchmark ${d.name}'s prompt_config ${d.promptConfig} is not here (NeMo Gym's template, fetched at its pinned commit): run \`gym eval prepare --benchmark ${benchmark}\` first`
+    : `${d.agentName}: benchmark ${d.name}'s prompt_config ${d.promptConfig} is under none of the search roots; give the file or fix the path`;
 }

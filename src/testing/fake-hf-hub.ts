@@ -13,13 +13,15 @@ export interface FakeHubDataset {
   commit?: string;
   /** Files of the Parquet branch by path: `default/train/0000.parquet`. */
   files: Record<string, Buffer>;
-  /** Files of the main branch (the repo as uploaded: `train.jsonl`), served at `main` and at `mainCommit`. */
+  /** Files of the main branch (the repo as uploaded: `train.jsonl`), served at `main` and at `mainCommit` (or `main.files`). */
   repoFiles?: Record<string, Buffer>;
   mainCommit?: string;
   /** Only requests with `Authorization: Bearer <token>` may read it. */
   gatedToken?: string;
   /** What the gate covers: everything (a private repo), or only the files (a gated repo: metadata stays public). */
   gate?: "all" | "files";
+  /** The repo's own branch (`main`): its commit, files (`LongCodeQA.zip`) and the card's YAML `configs:` names. */
+  main?: { commit?: string; files?: Record<string, Buffer>; cardConfigs?: string[] };
 }
 
 export interface FakeHubOptions {
@@ -50,11 +52,12 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
   const datasets = new Map(
     (options.datasets ?? []).map((dataset) => [
       dataset.repo,
-      { ...dataset, commit: dataset.commit ?? sha256(Buffer.from(dataset.repo)).slice(0, 40), mainCommit: dataset.mainCommit ?? sha256(Buffer.from(`${dataset.repo}@main`)).slice(0, 40) },
+      { ...dataset, commit: dataset.commit ?? sha256(Buffer.from(dataset.repo)).slice(0, 40), mainCommit: dataset.main?.commit ?? dataset.mainCommit ?? sha256(Buffer.from(`main ${dataset.repo}`)).slice(0, 40) },
     ]),
   );
+  const mainFiles = (dataset: FakeHubDataset) => dataset.main?.files ?? dataset.repoFiles ?? {};
   const cdn = new Map<string, Buffer>();
-  for (const dataset of datasets.values()) for (const bytes of [...Object.values(dataset.files), ...Object.values(dataset.repoFiles ?? {})]) cdn.set(`/cdn/${sha256(bytes)}`, bytes);
+  for (const dataset of datasets.values()) for (const bytes of [...Object.values(dataset.files), ...Object.values(mainFiles(dataset))]) cdn.set(`/cdn/${sha256(bytes)}`, bytes);
   const plain = new Map(Object.entries(options.files ?? {}));
   const toCut = new Set(options.cutFirstDownloadOf ?? []);
   const requests: FakeHubRequest[] = [];
@@ -74,13 +77,17 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
       }
       const revision = decodeURIComponent((api?.[3] ?? resolve?.[2])!);
       const onMain = revision === "main" || revision === dataset.mainCommit;
-      if (revision !== dataset.commit && revision !== "refs/convert/parquet" && !onMain) return json(res, 404, { error: `Invalid rev id: ${revision}` });
-      const files = onMain ? (dataset.repoFiles ?? {}) : dataset.files;
-      if (api?.[2] === "revision") return json(res, 200, { id: repo, sha: onMain ? dataset.mainCommit : dataset.commit });
+      if (!onMain && revision !== dataset.commit && revision !== "refs/convert/parquet") return json(res, 404, { error: `Invalid rev id: ${revision}` });
+      const files = onMain ? mainFiles(dataset) : dataset.files;
+      const commit = onMain ? dataset.mainCommit : dataset.commit;
+      if (api?.[2] === "revision") {
+        const cardData = onMain && dataset.main?.cardConfigs ? { cardData: { configs: dataset.main.cardConfigs.map((name) => ({ config_name: name, data_files: [{ split: "test", path: `${name}/*` }] })) } } : {};
+        return json(res, 200, { id: repo, sha: commit, ...cardData });
+      }
       if (api?.[2] === "tree") return json(res, 200, treeEntries(files, decodeURIComponent(api[4] ?? "")));
       const file = files[decodeURIComponent(resolve![3]!)];
       if (!file) return json(res, 404, { error: "Entry not found" });
-      res.writeHead(302, { location: `/cdn/${sha256(file)}`, "x-repo-commit": onMain ? dataset.mainCommit : dataset.commit });
+      res.writeHead(302, { location: `/cdn/${sha256(file)}`, "x-repo-commit": commit });
       return void res.end();
     }
     const bytes = cdn.get(path) ?? plain.get(path);
@@ -108,7 +115,8 @@ function treeEntries(files: Record<string, Buffer>, dir: string): unknown[] {
     if (rest.length > 0) children.set(childPath, { type: "directory", oid: sha256(Buffer.from(childPath)).slice(0, 40), size: 0, path: childPath });
     else children.set(childPath, { type: "file", oid: sha256(bytes).slice(0, 40), size: bytes.length, path: childPath, lfs: { oid: sha256(bytes), size: bytes.length, pointerSize: 134 } });
   }
-  return [...children.values()];
+  // As huggingface.co lists a folder: by path.
+  return [...children.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
 }
 
 function serveBytes(req: IncomingMessage, res: ServerResponse, bytes: Buffer, cut: boolean): void {

@@ -18,12 +18,25 @@ const answers = Array.from({ length: 30 }, (_, i) => String(100 + i).padStart(3,
 const PARQUET = parquetOf({ ID: problems.map((_, i) => `2024-I-${i + 1}`), problem: problems, solution: problems.map(() => "s"), answer: answers });
 const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
 
-/** A folder with its own benchmarks/aime24/config.yaml (NeMo Gym's), so the rows are written there, not in the project. */
-function workspace(): { root: string; env: NodeJS.ProcessEnv } {
+const PROMPT = "benchmarks/prompts/generic/math.yaml";
+
+/**
+ * A folder with its own benchmarks/aime24/config.yaml (NeMo Gym's), so the rows are written there, not in the
+ * project; with a prompt of the test's own at the path the config names (unless `withPrompt` is false), and NeMo
+ * Gym's repository out of reach, so no test fetches from outside.
+ */
+function workspace(withPrompt = true): { root: string; env: NodeJS.ProcessEnv } {
   const root = mkdtempSync(join(tmpdir(), "gym-prepare-"));
   mkdirSync(join(root, "benchmarks", "aime24"), { recursive: true });
   cpSync(join(PROJECT_ROOT, "benchmarks", "aime24", "config.yaml"), join(root, "benchmarks", "aime24", "config.yaml"));
-  return { root, env: { ...process.env, NEMO_GYM_CACHE_DIR: join(root, "cache"), HF_TOKEN: "", HUGGING_FACE_HUB_TOKEN: "", NEMO_GYM_EXTRA_ROOTS: "" } };
+  if (withPrompt) {
+    mkdirSync(join(root, "benchmarks", "prompts", "generic"), { recursive: true });
+    writeFileSync(join(root, PROMPT), "user: '{question}'\n");
+  }
+  return {
+    root,
+    env: { ...process.env, NEMO_GYM_CACHE_DIR: join(root, "cache"), HF_TOKEN: "", HUGGING_FACE_HUB_TOKEN: "", NEMO_GYM_EXTRA_ROOTS: "", NEMO_GYM_RAW_BASE_URL: "http://127.0.0.1:9/unreachable" },
+  };
 }
 
 const gym = (args: string[], root: string, env: NodeJS.ProcessEnv, hub: FakeHub) => runGym(["eval", "prepare", ...args], { cwd: root, env: { ...env, HF_ENDPOINT: hub.url } });
@@ -144,4 +157,78 @@ test("a benchmark of the user's own with a URL source (another search root): fet
   const unknown = await gym(["--benchmark", "nope"], root, env, hub);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no benchmark 'nope': benchmarks\/nope\/config\.yaml is under none of the search roots/);
+});
+
+test("a benchmark's prompt_config that is NeMo Gym's and not here is fetched at the pinned commit and checked; a wrong digest is refused naming the file", async (t) => {
+  // The project keeps no copy of NeMo Gym's prompt text, so the test writes its own and pins its digest.
+  const prompt = Buffer.from("user: 'Solve: {question}'\n");
+  const raw = await startFakeHub({ files: { [`/gym/${PROMPT}`]: prompt } });
+  const hub = await startFakeHub({ datasets: [{ repo: REPO, files: { "default/train/0000.parquet": PARQUET } }] });
+  t.after(() => Promise.all([raw.close(), hub.close()]));
+  const { root, env } = workspace(false);
+  const pin = (digest: string) => {
+    writeFileSync(join(root, "pins.yaml"), `nemo_gym_raw_base_url: ${raw.url}/gym\nnemo_gym_prompt_sha256:\n  ${PROMPT}: "${digest}"\n`);
+    return ["--benchmark", "aime24", "--config", "pins.yaml"];
+  };
+  const wrong = await gym(pin("0".repeat(64)), root, env, hub);
+  assert.equal(wrong.code, 2, wrong.output);
+  assert.equal(wrong.stderr.trim().split("\n").length, 1, wrong.stderr);
+  assert.match(wrong.stderr, new RegExp(`aime24: prompt_config ${PROMPT}: sha256 ${sha256(prompt)} is not the expected 0{64}: .*/gym/${PROMPT} \\(not kept\\)`));
+  assert.equal(existsSync(join(root, PROMPT)), false, "a download with another digest is not kept");
+
+  if (existsSync(join(PROJECT_ROOT, PROMPT))) return t.skip(`${PROMPT} is in the project root (fetched by an earlier prepare): it would be used instead`);
+  const fetched = await gym(pin(sha256(prompt)), root, env, hub);
+  assert.equal(fetched.code, 0, fetched.output);
+  assert.match(fetched.stdout, new RegExp(`aime24: fetched its prompt_config ${PROMPT} from ${raw.url}/gym/${PROMPT} \\(${prompt.length} bytes`));
+  assert.deepEqual(readFileSync(join(root, PROMPT)), prompt);
+  assert.equal(raw.requests.filter((r) => r.path === `/gym/${PROMPT}`).length, 2);
+
+  // Already here: used as it is, nothing fetched; a prompt of the user's is theirs, not checked.
+  writeFileSync(join(root, PROMPT), "user: 'mine {question}'\n");
+  const again = await gym(pin(sha256(prompt)), root, env, hub);
+  assert.equal(again.code, 0, again.output);
+  assert.equal(raw.requests.length, 2);
+  assert.doesNotMatch(again.stdout, /fetched its prompt_config/);
+});
+
+test("gym eval run of a benchmark whose NeMo Gym prompt is not here yet: one line saying to run gym eval prepare first", async (t) => {
+  if (existsSync(join(PROJECT_ROOT, PROMPT))) return t.skip(`${PROMPT} is in the project root (fetched by an earlier prepare): it would be found`);
+  const { root, env } = workspace(false);
+  mkdirSync(join(root, "benchmarks", "aime24", "data"), { recursive: true });
+  writeFileSync(join(root, JSONL), '{"question": "1+1?", "expected_answer": "2"}\n');
+  const config = ["--config", "benchmarks/aime24/config.yaml", "--config", join(PROJECT_ROOT, "responses_api_models", "scripted_model", "configs", "scripted_model.yaml")];
+  const run = await runGym(["eval", "run", ...config, "--split", "benchmark", "--output", "out.jsonl"], { cwd: root, env });
+  assert.equal(run.code, 2, run.output);
+  assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+  assert.match(run.stderr, new RegExp(`benchmark aime24's prompt_config ${PROMPT} is not here \\(NeMo Gym's template, fetched at its pinned commit\\): run \`gym eval prepare --benchmark aime24\` first`));
+
+  const flag = await runGym(["eval", "run", "--no-serve", "--input", JSONL, "--prompt-config", PROMPT, "--output", "out.jsonl"], { cwd: root, env });
+  assert.equal(flag.code, 2, flag.output);
+  assert.match(flag.stderr, /prompt_config benchmarks\/prompts\/generic\/math\.yaml is not here .*: run `gym eval prepare --benchmark <a benchmark that uses it>` first/);
+});
+
+test("gym eval prepare --benchmark longcodebench: the zip of the dataset repo's main branch, checked by its sha256, read into NeMo Gym's rows; the n3_1m variant is one line", async (t) => {
+  const cases = JSON.parse(readFileSync(join(PROJECT_ROOT, "tests", "rollouts", "prepare", "convert-cases.json"), "utf8"));
+  const zip = Buffer.from(cases.longcodebench.sources[0].zipBase64, "base64");
+  const hub = await startFakeHub({ datasets: [{ repo: "Steefano/LCB", files: {}, main: { files: { "LongCodeQA.zip": zip } } }] });
+  t.after(() => hub.close());
+  const { root, env } = workspace();
+  mkdirSync(join(root, "benchmarks", "longcodebench"), { recursive: true });
+  for (const file of ["config.yaml", "config_n3_1m.yaml"]) cpSync(join(PROJECT_ROOT, "benchmarks", "longcodebench", file), join(root, "benchmarks", "longcodebench", file));
+
+  const result = await gym(["--benchmark", "longcodebench", `+prepare_script_args.max_context_tokens=${cases.longcodebench.args.max_context_tokens}`], root, env, hub);
+  assert.equal(result.code, 0, result.output);
+  const jsonl = join(root, "benchmarks", "longcodebench", "data", "longcodebench_benchmark.jsonl");
+  assert.deepEqual(readFileSync(jsonl, "utf8").split("\n").slice(0, -1), cases.longcodebench.expected);
+  const record = JSON.parse(readFileSync(`${jsonl}.prepare.json`, "utf8"));
+  assert.equal(record.sources[0].kind, "huggingface-file");
+  assert.equal(record.sources[0].revision, "main");
+  assert.deepEqual(record.sources[0].files, [{ url: `${hub.url}/datasets/Steefano/LCB/resolve/${record.sources[0].commit}/LongCodeQA.zip`, bytes: zip.length, sha256: sha256(zip) }]);
+
+  const before = hub.requests.length;
+  const n3 = await gym(["--benchmark", "longcodebench/config_n3_1m"], root, env, hub);
+  assert.equal(n3.code, 2, n3.output);
+  assert.equal(n3.stderr.trim().split("\n").length, 1, n3.stderr);
+  assert.match(n3.stderr, /longcodebench: tokenizer_name "nvidia\/NVIDIA-Nemotron-3-Super-120B-A12B-BF16" is not a tiktoken encoding \(o200k_base, .*\); counting tokens with a Hugging Face tokenizer .* is not ported/);
+  assert.equal(hub.requests.length, before, "refused before any request");
 });

@@ -28,9 +28,24 @@ test("parquetFiles: the one config, or the named one; files in order with commit
   assert.equal((await client.parquetFiles("org/multi", "test", "ja"))[0]!.path, "ja/test/0000.parquet");
 
   await assert.rejects(client.parquetFiles("org/multi", "test"), (e: Error) => e instanceof HubError && /has several configs \(de, ja\); name one/.test(e.message));
-  await assert.rejects(client.parquetFiles("org/single", "validation"), /has no split 'validation' \(it has: train, test\)/);
+  await assert.rejects(client.parquetFiles("org/single", "validation"), /has no split 'validation' \(it has: test, train\)/);
   await assert.rejects(client.parquetFiles("org/multi", "test", "fr"), /has no config 'fr' \(it has: de, ja\)/);
   await assert.rejects(client.parquetFiles("org/none", "test"), (e: Error) => e instanceof HubError && /org\/none: not found \(HTTP 404/.test(e.message));
+});
+
+test("configNames: the dataset card's `configs:` order (what get_dataset_config_names returns), else the Parquet folders", async (t) => {
+  const files = { "en/test/0000.parquet": bytes("en"), "ar/test/0000.parquet": bytes("ar"), "zu/test/0000.parquet": bytes("zu") };
+  const hub = await startFakeHub({
+    datasets: [
+      { repo: "org/carded", files, main: { cardConfigs: ["zu", "en", "ar"] } },
+      { repo: "org/plain", files },
+    ],
+  });
+  t.after(() => hub.close());
+  const client = new HuggingFaceHub({ endpoint: hub.url, maxRetries: 0 });
+  assert.deepEqual((await client.configNames("org/carded")).configs, ["zu", "en", "ar"], "the card's order, not the alphabetical listing");
+  assert.deepEqual((await client.configNames("org/plain")).configs, ["ar", "en", "zu"], "no card configs: the Parquet branch's folders");
+  assert.ok(hub.requests.some((r) => r.path === "/api/datasets/org/carded/revision/main"), "the card is read from main");
 });
 
 test("HF_ENDPOINT and HF_TOKEN are read as huggingface_hub reads them; a non-URL endpoint is one line", () => {

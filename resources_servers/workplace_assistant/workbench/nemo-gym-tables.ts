@@ -2,11 +2,11 @@
 // CSVs its tools read (`csv_data/processed/*.csv` and the company directory `csv_data/raw/email_addresses.csv`),
 // pinned to the commit this port follows, each checked against the sha256 recorded below. A file already in the
 // folder is checked, not fetched again; an interrupted download resumes (src/client/download.ts).
-import { unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { downloadFile, DownloadError, type DownloadResult } from "../../../src/client/download.ts";
+import { fetchPinnedFile, PinnedFileError } from "../../../src/client/pinned-file.ts";
+import { NEMO_GYM_COMMIT } from "../../../src/config/nemo-gym-files.ts";
 
-export const NEMO_GYM_COMMIT = "07d6b0d07b22fcf530b4c211dae2ee23100428e4";
+export { NEMO_GYM_COMMIT };
 export const NEMO_GYM_TABLES_BASE_URL = `https://raw.githubusercontent.com/NVIDIA-NeMo/Gym/${NEMO_GYM_COMMIT}/resources_servers/workplace_assistant/csv_data`;
 
 /** The files, as paths under the base URL and the folder, and their sha256 at NEMO_GYM_COMMIT. */
@@ -47,22 +47,12 @@ export async function fetchNemoGymTables(options: FetchTablesOptions): Promise<v
   const baseUrl = (options.baseUrl ?? NEMO_GYM_TABLES_BASE_URL).replace(/\/+$/, "");
   const digests = options.sha256 ?? NEMO_GYM_TABLES_SHA256;
   for (const file of TABLE_FILES) {
-    const dest = join(options.dir, file);
-    const url = `${baseUrl}/${file}`;
-    let result: DownloadResult;
     try {
-      // The digest is checked here, not by downloadFile, to tell a stale local file from a wrong download.
-      result = await downloadFile({ url, dest, connectTimeoutMs: options.connectTimeoutMs, maxRetries: options.maxRetries, retryBackoffMs: options.retryBackoffMs });
+      const result = await fetchPinnedFile({ connectTimeoutMs: options.connectTimeoutMs, maxRetries: options.maxRetries, retryBackoffMs: options.retryBackoffMs, url: `${baseUrl}/${file}`, dest: join(options.dir, file), sha256: digests[file]! });
+      if (result.fetched) options.onFetched?.(file, result.bytes);
     } catch (error) {
-      if (error instanceof DownloadError) throw new TablesFetchError(`workplace_assistant table ${file}: could not fetch it: ${error.message}`);
+      if (error instanceof PinnedFileError) throw new TablesFetchError(`workplace_assistant table ${file}: ${error.message}`);
       throw error;
     }
-    const expected = digests[file]!.toLowerCase();
-    if (result.sha256 !== expected) {
-      if (!result.alreadyPresent) unlinkSync(dest);
-      const where = result.alreadyPresent ? `${dest} (already there; delete it to fetch ${url} again)` : `${url} (not kept)`;
-      throw new TablesFetchError(`workplace_assistant table ${file}: sha256 ${result.sha256} is not the expected ${expected}: ${where}`);
-    }
-    if (!result.alreadyPresent) options.onFetched?.(file, result.bytes);
   }
 }

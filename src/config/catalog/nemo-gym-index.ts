@@ -53,6 +53,7 @@ export function indexEntry(entry: NemoGymIndexEntry, source: string, roots: read
       missing.length > 0
         ? `not here: ${missing.join(", ")} (listed from NeMo Gym's catalogue, ${source})`
         : `its config is not here (listed from NeMo Gym's catalogue, ${source}; its servers are)`,
+    note: null,
     details: { value: null, resourcesServers: [], agent: null, datasets: [], numRepeats: null },
     problems: [],
   };

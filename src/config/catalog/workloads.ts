@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { isDict } from "../dict.ts";
+import { isFetchedPrompt } from "../nemo-gym-files.ts";
 import { resolveUnderRoots } from "../paths.ts";
 import { SERVER_TYPES } from "../types.ts";
 import { readConfigChain, readYamlQuietly } from "./config-chain.ts";
@@ -43,6 +44,8 @@ export interface CatalogEntry {
   missing: string[];
   /** Why it is not ported, in a sentence (null when it is). */
   notPortedReason: string | null;
+  /** What to do before running it, in a sentence (null when nothing): NeMo Gym's prompts that `gym eval prepare` fetches. */
+  note: string | null;
   /** What the inspect view shows. */
   details: { value: string | null; resourcesServers: string[]; agent: string | null; datasets: string[]; numRepeats: number | null };
   /** Problems met while reading it (a file that did not parse, a broken directive). */
@@ -123,7 +126,8 @@ function configEntry(name: string, kind: CatalogKind, configPath: string, roots:
   const own = metadataOf(serverBlocks(chain.own));
   const blocks = serverBlocks(chain.merged);
   const merged = metadataOf(blocks);
-  const missing = [...chain.missingIncludes.map((entry) => `${entry} (config_paths)`), ...missingServers(blocks, roots), ...missingPrompts(blocks, roots)];
+  const prompts = missingPrompts(blocks, roots);
+  const missing = [...chain.missingIncludes.map((entry) => `${entry} (config_paths)`), ...missingServers(blocks, roots), ...prompts.missing.map((path) => `${path} (prompt_config)`)];
   return buildEntry({
     name,
     kind,
@@ -137,14 +141,20 @@ function configEntry(name: string, kind: CatalogKind, configPath: string, roots:
     missingIncludes: chain.missingIncludes,
     problems,
     selector: null,
+    note:
+      prompts.fetched.length > 0 && kind === "benchmark"
+        ? `run \`gym eval prepare --benchmark ${name}\` first: it fetches NeMo Gym's prompt ${prompts.fetched.join(", ")} (pinned by sha256)`
+        : null,
   });
 }
 
-function missingPrompts(blocks: readonly ServerBlock[], roots: readonly string[]): string[] {
+/** Prompts not here: NeMo Gym's own templates (`fetched` by gym eval prepare, so available after it), the rest `missing`. */
+function missingPrompts(blocks: readonly ServerBlock[], roots: readonly string[]): { missing: string[]; fetched: string[] } {
   const prompts = agentDatasets(blocks)
     .map((dataset) => dataset.prompt_config)
     .filter((path): path is string => typeof path === "string" && path !== "");
-  return [...new Set(prompts)].filter((path) => !resolveUnderRoots(path, roots).found).map((path) => `${path} (prompt_config)`);
+  const absent = [...new Set(prompts)].filter((path) => !resolveUnderRoots(path, roots).found);
+  return { missing: absent.filter((path) => !isFetchedPrompt(path)), fetched: absent.filter(isFetchedPrompt) };
 }
 
 interface EntryParts {
@@ -161,6 +171,7 @@ interface EntryParts {
   missingIncludes: string[];
   problems: string[];
   selector: string | null;
+  note?: string | null;
 }
 
 function buildEntry(parts: EntryParts): CatalogEntry {
@@ -186,6 +197,7 @@ function buildEntry(parts: EntryParts): CatalogEntry {
     ported: missing.length === 0,
     missing,
     notPortedReason: missing.length === 0 ? null : `not here: ${missing.join(", ")}`,
+    note: parts.note ?? null,
     details: {
       value: valueOf(blocks) ?? null,
       resourcesServers: blocks.filter((block) => block.serverType === "resources_servers").map((block) => block.instance),
@@ -228,7 +240,7 @@ function resourceWorkloads(dir: string, roots: readonly string[], claimed: Reado
       taken.add(key(kind, name));
       const chain = readConfigChain(configPath, roots);
       const mergedBlocks = serverBlocks(chain.merged);
-      const missing = [...chain.missingIncludes.map((entry) => `${entry} (config_paths)`), ...missingServers(mergedBlocks, roots), ...missingPrompts(mergedBlocks, roots)];
+      const missing = [...chain.missingIncludes.map((entry) => `${entry} (config_paths)`), ...missingServers(mergedBlocks, roots), ...missingPrompts(mergedBlocks, roots).missing.map((path) => `${path} (prompt_config)`)];
       const metadata = metadataOf(blocks);
       found.push(
         buildEntry({ name, kind, configPath, manifestPath: null, manifest: undefined, ...metadata, blocks: mergedBlocks, missing, missingIncludes: chain.missingIncludes, problems: [...problems, ...chain.problems], selector }),

@@ -26,19 +26,43 @@ export interface HubSource {
 /**
  * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
  * row per line (gzipped ones, `jsonl.gz`, as the libraries that fetch them read them); a tar archive one row per
- * regular file, `{name, data}` (data a Buffer), in archive order.
+ * regular file, `{name, data}` (data a Buffer), in archive order; a CSV the rows `pandas.read_csv(path, index_col=0)`
+ * gives (src/python/pandas-csv.ts); any other file one row `{name, data}` (data a Buffer).
  */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl" | "jsonl.gz" | "tar";
+  format: "jsonl" | "jsonl.gz" | "tar" | "pandas-csv" | "file";
+  /** The file must have this digest (a file pinned by its publisher's commit); a download with another is refused. */
+  sha256?: string;
   tag?: string;
 }
 
-export type Source = HubSource | UrlSource;
+/**
+ * One file of a dataset repo's main branch (`hf://datasets/<repo>/<path>`, as `load_dataset("json", data_files=…)`
+ * reads it): a zip archive of JSON files, read as `datasets`' json builder reads an extracted archive (files in
+ * its walk order, each JSON Lines or one JSON array of objects).
+ */
+export interface HubFileSource {
+  kind: "huggingface-file";
+  repo: string;
+  path: string;
+  format: "json-zip";
+  revision?: string;
+  tag?: string;
+}
+
+export type Source = HubSource | UrlSource | HubFileSource;
 
 export const huggingFace = (repo: string, split: string, options: { config?: string; revision?: string; tag?: string } = {}): HubSource => ({ kind: "huggingface", repo, split, ...options });
-export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string } = {}): UrlSource => ({ kind: "url", url: href, format: options.format ?? "jsonl", ...(options.tag ? { tag: options.tag } : {}) });
+export const hubFile = (repo: string, path: string, options: { revision?: string; tag?: string } = {}): HubFileSource => ({ kind: "huggingface-file", repo, path, format: "json-zip", ...options });
+export const url = (href: string, options: { format?: UrlSource["format"]; tag?: string; sha256?: string } = {}): UrlSource => ({
+  kind: "url",
+  url: href,
+  format: options.format ?? "jsonl",
+  ...(options.tag ? { tag: options.tag } : {}),
+  ...(options.sha256 ? { sha256: options.sha256 } : {}),
+});
 
 /** What `sources` may ask the Hub before the downloads start (`get_dataset_config_names`). */
 export interface SourceLookups {
@@ -60,7 +84,8 @@ export interface PrepareSpec<Args extends Row, State> {
   /** The keyword arguments' defaults (NeMo Gym's prepare() signature). */
   defaults?: Args;
   sources: readonly Source[] | ((args: Args, lookups: SourceLookups) => readonly Source[] | Promise<readonly Source[]>);
-  setup?: (args: Args) => State;
+  /** Made once per preparation, before any row is converted (a seeded random generator, a tokenizer). */
+  setup?: (args: Args) => State | Promise<State>;
   /** One source row → its benchmark row, several rows, or none (skipped). */
   convert(row: Row, context: ConvertContext<Args, State>): Row | Row[] | null | undefined;
   /** Python's json.dumps flavour the script writes with: `ensure_ascii` (Python's default, true). */

@@ -7,6 +7,7 @@ import type { SchemaTree } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { UserError } from "../../config/errors.ts";
 import { pythonJsonLoads } from "../../python/json.ts";
+import { pandasCsvRecords } from "../../python/pandas-csv.ts";
 import type { Row } from "./define.ts";
 
 export async function readParquetRows(path: string): Promise<Row[]> {
@@ -69,4 +70,13 @@ function toPlain(value: unknown): unknown {
   if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [k, toPlain(v)]));
   if (Array.isArray(value)) return value.map(toPlain);
   return value;
+}
+
+/** `[row.to_dict() for _, row in pandas.read_csv(path, index_col=0).iterrows()]`. */
+export function readPandasCsvRows(path: string, label: string): Row[] {
+  try {
+    return pandasCsvRecords(readFileSync(path, "utf8"), { indexCol: 0 });
+  } catch (error) {
+    throw new UserError(`${label}: ${(error as Error).message}`);
+  }
 }

@@ -14,14 +14,17 @@ import { HuggingFaceHub, PARQUET_REVISION } from "../../client/hf-hub.ts";
 import { UserError } from "../../config/errors.ts";
 import { isDict } from "../../config/dict.ts";
 import { loadGlobalConfig, NO_MODEL_CONFIG } from "../../config/load.ts";
+import { NEMO_GYM_PROMPT_SHA256, nemoGymRawBaseUrl } from "../../config/nemo-gym-files.ts";
 import { resolveUnderRoots, searchRoots } from "../../config/paths.ts";
 import { listServerInstances } from "../../config/servers.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { orjsonDumps, pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
 import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
-import { readJsonlRows, readParquetRows } from "./readers.ts";
+import { ensurePromptConfig } from "./prompts.ts";
+import { readJsonlRows, readPandasCsvRows, readParquetRows } from "./readers.ts";
 import { readTarMembers } from "./tar.ts";
+import { readJsonZipRows } from "./zip.ts";
 
 export interface PrepareOptions {
   /** `--benchmark NAME`: benchmarks/NAME/config.yaml (or benchmarks/NAME.yaml for `a/b`) under the search roots. */
@@ -77,6 +80,7 @@ interface BenchmarkEntry {
   agent: string;
   jsonlFpath: string;
   prepareScript: string;
+  promptConfig?: string;
 }
 
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -103,6 +107,7 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
   const entries = benchmarkEntries(resolved, { cwd, env, extraRoots: options.searchDirs });
   const args = isDict(resolved.prepare_script_args) ? (resolved.prepare_script_args as Row) : {};
   const useCached = resolved.use_cached_prepared_benchmarks === true;
+  const prompts = promptPins(resolved, env);
 
   // Every module is found before anything is downloaded, as NeMo Gym validates all benchmarks first.
   const modules = await Promise.all(entries.map((entry) => loadPrepareModule(entry, [base, ...roots])));
@@ -119,6 +124,8 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
     const recordPath = `${jsonlPath}.prepare.json`;
     const moduleArgs = { ...(module.defaults ?? {}), ...args };
     const shown = relative(cwd, jsonlPath) || jsonlPath;
+    // NeMo Gym's prompt templates are not committed here: the run needs the pinned one, rows prepared or not.
+    await ensurePromptConfig(entry.promptConfig, { base, roots, ...prompts, benchmark: entry.name, print: options.print });
 
     const current = options.force ? undefined : await upToDate(jsonlPath, recordPath, moduleArgs);
     if (current || (useCached && !options.force && existsSync(jsonlPath))) {
@@ -137,7 +144,7 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
       sourceRecords.push(fetched.record);
       inputs.push({ source, rows: fetched.rows });
     }
-    const output = convertRows(module, moduleArgs, inputs);
+    const output = await convertRows(module, moduleArgs, inputs);
     const text = serializeRows(module, output);
     const bytes = Buffer.from(text, "utf8");
     writeAtomically(jsonlPath, bytes);
@@ -157,9 +164,23 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
   return results;
 }
 
+/**
+ * Where NeMo Gym's prompts come from: `nemo_gym_raw_base_url` (else NEMO_GYM_RAW_BASE_URL, else its repository at
+ * the pinned commit), each checked against the pinned sha256 or the one `nemo_gym_prompt_sha256` gives for its path.
+ */
+function promptPins(resolved: ConfigDict, env: NodeJS.ProcessEnv): { baseUrl: string; sha256: Readonly<Record<string, string>> } {
+  const baseUrl = resolved.nemo_gym_raw_base_url;
+  if (baseUrl !== undefined && baseUrl !== null && (typeof baseUrl !== "string" || !/^https?:\/\/[^/]/.test(baseUrl))) throw new UserError(`nemo_gym_raw_base_url: ${JSON.stringify(baseUrl)} is not an http(s) URL`);
+  const given = resolved.nemo_gym_prompt_sha256 ?? {};
+  if (!isDict(given) || Object.values(given).some((digest) => typeof digest !== "string" || !/^[0-9a-fA-F]{64}$/.test(digest))) {
+    throw new UserError("nemo_gym_prompt_sha256: must map prompt paths to sha256 digests (64 hex digits)");
+  }
+  return { baseUrl: typeof baseUrl === "string" ? baseUrl.replace(/\/+$/, "") : nemoGymRawBaseUrl(env), sha256: { ...NEMO_GYM_PROMPT_SHA256, ...(given as Record<string, string>) } };
+}
+
 /** Every source's rows through the module's convert, in order (what NeMo Gym's prepare() loop does). */
-export function convertRows(module: PrepareModule, args: Row, inputs: readonly { source: Source; rows: readonly Row[] }[]): Row[] {
-  const state = module.setup?.(args);
+export async function convertRows(module: PrepareModule, args: Row, inputs: readonly { source: Source; rows: readonly Row[] }[]): Promise<Row[]> {
+  const state = await module.setup?.(args);
   const output: Row[] = [];
   for (const { source, rows } of inputs) {
     rows.forEach((row, index) => {
@@ -206,7 +227,13 @@ function benchmarkEntries(resolved: ConfigDict, options: { cwd: string; env: Nod
     if (!dataset) continue;
     const missing = ["name", "jsonl_fpath", "prepare_script"].filter((key) => typeof dataset[key] !== "string");
     if (missing.length > 0) throw new UserError(`agent ${agent.instanceName}: its benchmark dataset has no ${missing.join(", ")}`);
-    entries.push({ name: dataset.name as string, agent: agent.instanceName, jsonlFpath: dataset.jsonl_fpath as string, prepareScript: dataset.prepare_script as string });
+    entries.push({
+      name: dataset.name as string,
+      agent: agent.instanceName,
+      jsonlFpath: dataset.jsonl_fpath as string,
+      prepareScript: dataset.prepare_script as string,
+      ...(typeof dataset.prompt_config === "string" && dataset.prompt_config !== "" ? { promptConfig: dataset.prompt_config } : {}),
+    });
   }
   if (entries.length === 0) {
     const names = agents.map((agent) => agent.instanceName);
@@ -262,11 +289,30 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
     const config = files[0]!.path.split("/")[0]!;
     return { rows, record: { kind: source.kind, repo: source.repo, config, split: source.split, revision: source.revision ?? PARQUET_REVISION, commit: files[0]!.commit, rows: rows.length, files: fileRecords } };
   }
+  if (source.kind === "huggingface-file") {
+    const revision = source.revision ?? "main";
+    const commit = await context.hub.datasetCommit(source.repo, revision);
+    const slash = source.path.lastIndexOf("/");
+    const listed = (await context.hub.listTree(source.repo, commit, slash < 0 ? "" : source.path.slice(0, slash))).find((entry) => entry.path === source.path && entry.type === "file");
+    if (!listed) throw new UserError(`${context.benchmark}: Hugging Face dataset ${source.repo} has no file ${source.path} at ${revision} (${commit})`);
+    const fileUrl = context.hub.resolveUrl(source.repo, commit, source.path);
+    const dest = join(context.cacheDir, "huggingface", "datasets", ...source.repo.split("/"), commit, ...source.path.split("/"));
+    const done = await download(fileUrl, dest, context, { expectedSha256: listed.sha256, headers: context.hub.authHeaders(), label: `${source.repo}/${source.path}` });
+    const rows = readJsonZipRows(dest, `hf://datasets/${source.repo}/${source.path}`);
+    return { rows, record: { kind: source.kind, repo: source.repo, revision, commit, rows: rows.length, files: [{ url: fileUrl, bytes: done.bytes, sha256: done.sha256 }] } };
+  }
   // A plain URL may change under the same name: cached per URL, fetched again with --force.
   const dest = join(context.cacheDir, "url", createHash("sha256").update(source.url).digest("hex").slice(0, 16), basename(new URL(source.url).pathname) || "file");
   if (context.force) rmSync(dest, { force: true });
-  const done = await download(source.url, dest, context, { label: source.url });
-  const rows = source.format === "tar" ? readTarMembers(dest).map((member) => ({ ...member })) : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
+  const done = await download(source.url, dest, context, { label: source.url, expectedSha256: source.sha256 });
+  const rows =
+    source.format === "tar"
+      ? readTarMembers(dest).map((member) => ({ ...member }))
+      : source.format === "pandas-csv"
+        ? readPandasCsvRows(dest, source.url)
+        : source.format === "file"
+          ? [{ name: basename(dest), data: readFileSync(dest) }]
+          : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 

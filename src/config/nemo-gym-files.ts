@@ -1,0 +1,43 @@
+// Files of NeMo Gym's own repository that this project uses as they are but never commits (project rule: a
+// fetched file is not ours to ship): its benchmarks' prompt templates, whose answer-format lines decide whether a
+// score is comparable with NeMo Gym's. `gym eval prepare` fetches the ones a benchmark names from the public
+// repository at the commit this port follows, each checked against the sha256 recorded here.
+export const NEMO_GYM_COMMIT = "07d6b0d07b22fcf530b4c211dae2ee23100428e4";
+export const NEMO_GYM_RAW_BASE_URL = `https://raw.githubusercontent.com/NVIDIA-NeMo/Gym/${NEMO_GYM_COMMIT}`;
+/** Where NeMo Gym's files are read from instead (a mirror, or a loopback server in tests). */
+export const NEMO_GYM_RAW_BASE_URL_ENV = "NEMO_GYM_RAW_BASE_URL";
+
+/** The prompt_config files of the shipped benchmarks that are NeMo Gym's text, by repository path, sha256 at NEMO_GYM_COMMIT. */
+export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.freeze({
+  "benchmarks/birdbench/prompts/default.yaml": "ab856406697f67d201b4a375b67f4a0b70f7d7c4b9a28ada9a4618cda5d4d871",
+  "benchmarks/global-piqa/prompts/default.yaml": "d8416cae930b36b699fdbf14bd30a19cc87f4350d6ca480f2ef56623a63c6126",
+  "benchmarks/human_eval_infilling/prompts/default.yaml": "e0a039ff7f7092a6163d97ee29c05a4356728f2fd6e8a8e61136e13aeacb55bf",
+  "benchmarks/livecodebench/prompts/cascade.yaml": "aceccbd4ada23555dde0ca522b572ea29553495e2a096b0c28c473a8c4a5811d",
+  "benchmarks/longbench_v2/prompts/default.yaml": "9fd477f4e154abe8c58a8243313dffcc5fa0b8eac592f6e6f90358cdabed1d6a",
+  "benchmarks/mbpp/prompts/default.yaml": "adf0e9fe0e81fb94ddd98b5052e616e4540f10e30c634e1a7d5313b511324165",
+  "benchmarks/prompts/eval/aai/mcq-10choices.yaml": "38c61527fd986cc25f044bb723edcc453b4da0133a38c06e8457657a5c286d44",
+  "benchmarks/prompts/eval/aai/mcq-4choices-boxed.yaml": "315e4d7f556514316bcf69316698cea69483b9cea7b4b791f00682b310b57c4c",
+  "benchmarks/prompts/eval/aai/mcq-4choices.yaml": "6f8b8d2d17e32c4fc314c8ff43534896cbf019556406b258e049c880c1b0e2e5",
+  "benchmarks/prompts/eval/bigcodebench/codegen.yaml": "c75dd610827ee5861b607dec36cd9d87ff62db973e38ecfba8bfe25e4c2ee472",
+  "benchmarks/prompts/eval/livecodebench/default_reasoning.yaml": "4961641673459e04d0795bf0b2f8dff346742ad4b5ab06ea03df373c48979bde",
+  "benchmarks/prompts/generic/codegen.yaml": "05205bc1610b5f71fe87c888fa84d00262b1bcc97796a70cc8120d1302b96866",
+  "benchmarks/prompts/generic/general-boxed.yaml": "440727f654f146d3347e735c99304a925cf9630e4191c4caee6f3ce8566d0c3c",
+  "benchmarks/prompts/generic/math.yaml": "5513fb19370f19cab30cee7a50ac737a81f13f32cfa48791a033087d3f29dbf9",
+});
+
+export const nemoGymRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[NEMO_GYM_RAW_BASE_URL_ENV] || NEMO_GYM_RAW_BASE_URL).replace(/\/+$/, "");
+
+/** A prompt_config path (as a config spells it) that `gym eval prepare` fetches when it is not here. */
+export const isFetchedPrompt = (path: string): boolean => Object.hasOwn(NEMO_GYM_PROMPT_SHA256, path.replace(/^\.\//, ""));
+
+/**
+ * The benchmark name `gym eval prepare --benchmark` takes for a dataset's prepare_script, by NeMo Gym's layout:
+ * benchmarks/<b>/prepare.py is <b>, benchmarks/<b>/prepare_<v>.py belongs to benchmarks/<b>/config_<v>.yaml.
+ */
+export function benchmarkOfPrepareScript(prepareScript: string | undefined): string | undefined {
+  const match = /^(?:\.\/)?benchmarks\/(.+?)\/prepare(?:_(\w+))?\.py$/.exec(prepareScript ?? "");
+  if (!match) return undefined;
+  // A nested benchmark's variant is a sibling config (livecodebench/v6_2408_2505/prepare_cascade.py → …/cascade).
+  if (match[2]) return match[1]!.includes("/") ? `${match[1]}/${match[2]}` : `${match[1]}/config_${match[2]}`;
+  return match[1];
+}
