@@ -86,6 +86,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
   "resources_servers/workplace_assistant": RESOURCES_SERVER,
   "resources_servers/xlam_fc": RESOURCES_SERVER,
+  "responses_api_agents/non_executing_simple_agent": [...AGENT, "resources_server", "model_server"],
+  "responses_api_agents/scicode_agent": [...AGENT, "resources_server", "model_server", "prompt_fpath", "with_background"],
   "responses_api_agents/simple_agent": [...AGENT, "resources_server", "model_server", "max_steps"],
   "responses_api_agents/tool_simulation_agent": [...AGENT, "resources_server", "model_server"],
   "responses_api_models/openai_model": [
