@@ -94,7 +94,7 @@ test("gym search [TYPE] QUERY: substring or close match, over the catalogue or o
   const benchmarks = benchmarkRows.map((e) => e.name);
   assert.ok(benchmarks.includes("gpqa") && benchmarks.includes("gpqa-x"), benchmarks.join(", "));
   assert.ok(!benchmarks.includes("mmlu") && benchmarkRows.every((e) => e.kind === "benchmark"));
-  assert.deepEqual(agentRows.map((e) => e.name), ["simple_agent"], "a close match to a word of the name");
+  assert.deepEqual(agentRows.map((e) => e.name), ["non_executing_simple_agent", "simple_agent"], "a close match to a word of the name");
   assert.deepEqual(servers.map((s) => s.name), ["calendar"]);
   assert.equal(servers[0]!.domain, "agent");
   assert.equal(none.stdout, "No models match 'no-such-model-anywhere'.\n");
