@@ -14,29 +14,9 @@ import time
 import types
 import unittest
 
+import execution
 from channel import Channel
-
-
-class TimeoutException(Exception):
-    pass
-
-
-class WriteOnlyStringIO(io.StringIO):
-    def read(self, *args, **kwargs):
-        raise IOError
-
-    def readline(self, *args, **kwargs):
-        raise IOError
-
-    def readlines(self, *args, **kwargs):
-        raise IOError
-
-    def readable(self, *args, **kwargs):
-        return False
-
-
-class redirect_stdin(contextlib._RedirectStream):
-    _stream = "stdin"
+from execution import TimeoutException, time_limit
 
 
 @contextlib.contextmanager
@@ -60,25 +40,8 @@ def swallow_subprocess_output():
         subprocess.Popen, subprocess.run = original_popen, original_run
 
 
-@contextlib.contextmanager
 def swallow_io():
-    stream = WriteOnlyStringIO()
-    with contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream), redirect_stdin(stream):
-        with swallow_subprocess_output():
-            yield
-
-
-@contextlib.contextmanager
-def time_limit(seconds):
-    def on_alarm(signum, frame):
-        raise TimeoutException("Timed out!")
-
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    signal.signal(signal.SIGALRM, on_alarm)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    return execution.swallow_io(swallow_subprocess_output)
 
 
 def guard(job):

@@ -16,53 +16,12 @@ import sys
 import time
 
 from channel import Channel
+from execution import TimeoutException, swallow_io, time_limit
 from codec import encode
 from inputs import task_inputs
 
 # EvalPlus's MBPP tasks whose expected output is only "not None" (its MBPP_OUTPUT_NOT_NONE_TASKS, by entry point).
 OUTPUT_NOT_NONE = {"check_str", "text_match_three", "text_starta_endb"}
-
-
-class TimeoutException(Exception):
-    pass
-
-
-class WriteOnlyStringIO(io.StringIO):
-    def read(self, *args, **kwargs):
-        raise IOError
-
-    def readline(self, *args, **kwargs):
-        raise IOError
-
-    def readlines(self, *args, **kwargs):
-        raise IOError
-
-    def readable(self, *args, **kwargs):
-        return False
-
-
-class redirect_stdin(contextlib._RedirectStream):
-    _stream = "stdin"
-
-
-@contextlib.contextmanager
-def swallow_io():
-    stream = WriteOnlyStringIO()
-    with contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream), redirect_stdin(stream):
-        yield
-
-
-@contextlib.contextmanager
-def time_limit(seconds):
-    def on_alarm(signum, frame):
-        raise TimeoutException("Timed out!")
-
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    signal.signal(signal.SIGALRM, on_alarm)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def guard():

