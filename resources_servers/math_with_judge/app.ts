@@ -2,7 +2,7 @@
 // `expected_answer` by the math-verify port (src/ports/math); when that says no and the instance has
 // `should_use_judge: true`, an LLM judge decides, asked in both orders. The shipped configs keep the judge off.
 import { z } from "zod";
-import { resourcesServer } from "../../src/server/index.ts";
+import { judgeEndpoint, resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
 import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
 import { verifyMath } from "../../src/ports/math/index.ts";
@@ -32,7 +32,8 @@ export default resourcesServer({
   tools: {},
   verify: {
     input: z.object({ question: z.string(), expected_answer: z.string() }),
-    async run(_state, { response, question, expected_answer }, { config, server }) {
+    async run(_state, body, { config, server }) {
+      const { response, question, expected_answer } = body;
       const generated = responseOutputText(response);
       const library = verifyMath(expected_answer, generated, { maxSteps: LIBRARY_MAX_STEPS, deadlineMs: config.library_verifier_timeout_seconds * 1000 });
       if (library.reason) server.log.debug(`math library scored 0: ${library.reason}`);
@@ -40,7 +41,7 @@ export default resourcesServer({
       let reward: number = libraryReward;
       let judgeEvaluations: JudgeEvaluation[] | null = null;
       if (config.should_use_judge && libraryReward <= 0.5) {
-        const judge = { client: server.client, serverName: config.judge_model_server.name, params: config.judge_responses_create_params };
+        const judge = { caller: server, endpoint: judgeEndpoint(config), row: body };
         const verdict = await judgeEquivalence(judge, question, expected_answer, library.extractedAnswer || generated);
         reward = verdict.reward;
         judgeEvaluations = verdict.evaluations;

@@ -1,7 +1,7 @@
 // The LLM judge NeMo Gym's math_with_judge falls back to when math-verify says no: Arena-Hard's equivalence
 // prompt, asked in both orders (positional bias), equal only if both verdicts say [[A=B]] first.
-import { ResponseCreateParamsSchema, ResponseSchema, type NeMoGymResponse, type ResponseCreateParams } from "../../src/protocol/index.ts";
-import type { ServerClient } from "../../src/client/index.ts";
+import type { NeMoGymResponse, ResponseCreateParams } from "../../src/protocol/index.ts";
+import { askJudge, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
 
 export const JUDGE_SYSTEM_MESSAGE = `Please act as an impartial judge and evaluate the equivalence of the solutions given by two AI assistants to the mathematical problem displayed below. You will be given AI assistant A's answer and AI assistant B's answer. Your job is to evaluate whether assistant A's answer is equivalent to assistant B's answer.
 
@@ -25,19 +25,11 @@ export interface JudgeEvaluation {
   response: NeMoGymResponse;
 }
 
-/** A judge call that failed (transport, HTTP status, unreadable body): an error, never a wrong answer. */
-export class JudgeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JudgeError";
-  }
-}
-
 export interface JudgeSettings {
-  client: ServerClient;
-  serverName: string;
-  /** The instance's judge_responses_create_params; `input` is replaced by the judge conversation. */
-  params: Record<string, unknown>;
+  caller: JudgeCaller;
+  endpoint: JudgeEndpoint;
+  /** The verify request: its rollout id goes on the judge call's path. */
+  row: Record<string, unknown>;
 }
 
 // NeMo Gym indexes `output[-1]` and `content[-1]`: a judge answer with nothing there fails verify (a 500), it is
@@ -58,21 +50,12 @@ export function judgeSaysEqual(response: NeMoGymResponse): boolean {
 }
 
 async function evaluate(judge: JudgeSettings, question: string, first: string, second: string): Promise<[boolean, JudgeEvaluation]> {
-  const params = ResponseCreateParamsSchema.parse({
-    ...structuredClone(judge.params),
-    input: [
-      { role: "system", content: JUDGE_SYSTEM_MESSAGE },
-      { role: "user", content: judgePrompt(question, first, second) },
-    ],
-  });
-  let response: NeMoGymResponse;
-  try {
-    const answer = await judge.client.post(judge.serverName, "/v1/responses", { json: params });
-    if (!answer.ok) throw new Error(`${judge.serverName}/v1/responses answered ${answer.status}: ${answer.text.slice(0, 500)}`);
-    response = ResponseSchema.parse(answer.json());
-  } catch (error) {
-    throw new JudgeError(`${(error as Error).name}: ${(error as Error).message}`);
-  }
+  const input = [
+    { role: "system" as const, content: JUDGE_SYSTEM_MESSAGE },
+    { role: "user" as const, content: judgePrompt(question, first, second) },
+  ];
+  // A failed call is a JudgeError from askJudge: /verify answers NeMo Gym's judge_failed row.
+  const { params, response } = await askJudge(judge.caller, judge.endpoint, input, { row: judge.row });
   return [judgeSaysEqual(response), { responses_create_params: params, response }];
 }
 

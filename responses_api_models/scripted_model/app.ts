@@ -12,11 +12,16 @@ import { inputItems, type Item } from "./conversation.ts";
 import { fakeLogProbs, fakeTokenIds } from "./fake-tokens.ts";
 import { heuristicTurn } from "./heuristic.ts";
 import { ReplayLibrary, ReplayNoMatchError } from "./replay.ts";
+import { compileJudgeRules, JudgeReplayLibrary, judgePromptText, ruleAnswer, type JudgeRule } from "./judge.ts";
 
 const ScriptedModelConfig = z.looseObject({
-  mode: z.enum(["heuristic", "replay"]).default("heuristic"),
+  mode: z.enum(["heuristic", "replay", "judge_replay", "judge_rules"]).default("heuristic"),
   /** Rollout JSONL files whose model turns `replay` plays back (relative to the working dir or the repo root). */
   replay_rollouts_jsonl_fpath: z.union([z.string(), z.array(z.string())]).nullish(),
+  /** `judge_replay`: rollout JSONL files whose recorded judge calls (nested request/answer pairs) are played back. */
+  judge_replay_jsonl_fpath: z.union([z.string(), z.array(z.string())]).nullish(),
+  /** `judge_rules`: the first rule whose `match` (a regular expression; `flags` default "s") finds the prompt's text answers. */
+  judge_rules: z.array(z.object({ match: z.string(), answer: z.string(), flags: z.string().optional() })).nullish(),
   /** Reported in `model`; defaults to `scripted-<mode>`. */
   model: z.string().nullish(),
   /** Attach seeded fake prompt/generation token ids and logprobs to the last item of each turn (training mode). */
@@ -60,6 +65,10 @@ function withTrainingFields(output: Item[], items: Item[], seed: number): Item[]
     ...plain.at(-1)!,
   };
   return [...plain.slice(0, -1), last];
+}
+
+function messageOutput(items: Item[], text: string): Item[] {
+  return [{ id: stableId("msg", items, text), content: [{ annotations: [], text, type: "output_text", logprobs: null }], role: "assistant", status: "completed", type: "message" }];
 }
 
 function heuristicOutput(items: Item[], tools: unknown[], parallelToolCalls: boolean): Item[] {
@@ -107,6 +116,16 @@ export default responsesApiModel({
         if (error instanceof ReplayNoMatchError) throw new HttpError(404, `scripted_model (replay): ${error.message}`);
         throw error;
       }
+    } else if (config.mode === "judge_replay" || config.mode === "judge_rules") {
+      const recorded = config.mode === "judge_replay" ? state.judgements!.answer(items) : undefined;
+      const ruled = config.mode === "judge_rules" ? ruleAnswer(state.rules!, items) : undefined;
+      if (recorded === undefined && ruled === undefined) {
+        const what = config.mode === "judge_replay" ? "no recorded judgement has this prompt" : "no judge rule matches this prompt";
+        throw new HttpError(404, `scripted_model (${config.mode}): ${what}: ${JSON.stringify(judgePromptText(items).slice(0, 200))}`);
+      }
+      output = recorded ? (recorded.output as Item[]) : messageOutput(items, ruled!);
+      usage = (recorded?.usage as Usage | null | undefined) ?? usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));
+      if (recorded) model = config.model ?? `scripted-judge_replay(${recorded.model})`;
     } else {
       output = heuristicOutput(items, params.tools ?? [], params.parallel_tool_calls !== false);
       usage = usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));
@@ -117,7 +136,7 @@ export default responsesApiModel({
 });
 
 /** The replay library is loaded once per server instance, at start-up, so a bad path fails the start. */
-const states = new WeakMap<object, { library?: ReplayLibrary }>();
+const states = new WeakMap<object, { library?: ReplayLibrary; judgements?: JudgeReplayLibrary; rules?: JudgeRule[] }>();
 function loadScript(config: ScriptedModelConfig) {
   let state = states.get(config);
   if (!state) {
@@ -126,6 +145,15 @@ function loadScript(config: ScriptedModelConfig) {
       const paths = [config.replay_rollouts_jsonl_fpath ?? []].flat();
       if (paths.length === 0) throw new Error("scripted_model: mode 'replay' needs replay_rollouts_jsonl_fpath (one path or a list)");
       state.library = ReplayLibrary.fromFiles(paths.map(resolveDataPath));
+    }
+    if (config.mode === "judge_replay") {
+      const paths = [config.judge_replay_jsonl_fpath ?? []].flat();
+      if (paths.length === 0) throw new Error("scripted_model: mode 'judge_replay' needs judge_replay_jsonl_fpath (one path or a list)");
+      state.judgements = JudgeReplayLibrary.fromFiles(paths.map(resolveDataPath));
+    }
+    if (config.mode === "judge_rules") {
+      if (!config.judge_rules || config.judge_rules.length === 0) throw new Error("scripted_model: mode 'judge_rules' needs judge_rules (a list of {match, answer})");
+      state.rules = compileJudgeRules(config.judge_rules);
     }
     states.set(config, state);
   }

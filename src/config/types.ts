@@ -79,6 +79,12 @@ export const RESERVED_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   "observability_enabled",
   "model_call_capture_dir",
   "component_name",
+  // The judge path's knobs (ours: src/server/judge.ts).
+  "judge_max_retries",
+  "judge_retry_backoff_ms",
+  "judge_max_concurrency",
+  "judge_timeout_seconds",
+  "judge_cache_path",
 ]);
 
 export function isServerType(value: unknown): value is ServerType {

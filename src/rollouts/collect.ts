@@ -149,7 +149,7 @@ async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | u
     if (verified._ng_no_persist === true) return { dropped: true };
     if (typeof verified._ng_failure_class === "string") {
       const { _ng_failure_class, _ng_failure_terminal, ...reported } = verified;
-      return { failure: { failureClass: _ng_failure_class, message: String(reported.error ?? reported.message ?? "reported by the agent"), terminal: _ng_failure_terminal === true, reported } };
+      return { failure: { failureClass: _ng_failure_class, message: String(reported.error ?? reported._ng_failure_judge_error ?? reported.message ?? "reported by the agent"), terminal: _ng_failure_terminal === true, reported } };
     }
     if (typeof verified.reward !== "number" || !Number.isFinite(verified.reward)) {
       return { failure: { failureClass: "invalid_result", message: `/run answered without a numeric reward: ${answer.text.slice(0, 1000)}`, terminal: false } };

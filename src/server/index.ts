@@ -14,3 +14,5 @@ export * from "./rollout-cleanup.ts";
 export * from "./mcp.ts";
 export * from "./config-keys.ts";
 export * from "./instance-config.ts";
+export * from "./judge.ts";
+export * from "./judge-cache.ts";

@@ -15,6 +15,7 @@ import { registerRolloutCleanup } from "./rollout-cleanup.ts";
 import { registerMcp } from "./mcp.ts";
 import { IdempotentReplies, type Claim } from "./idempotent-replies.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
+import { JudgeError, judgeFailedRow } from "./judge.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -284,7 +285,17 @@ export function resourcesServer<
         reply.wireFloatFields = verifyFloatFields;
         const body = parseBody(verifySchema, request) as VerifyRequest<z.output<VerifyInput>>;
         const state = spec.state ? await sessions.get(request.sessionId) : undefined;
-        const result = await spec.verify.run(state, body, contextOf(request, reply));
+        let result: VerifyResult;
+        try {
+          result = await spec.verify.run(state, body, contextOf(request, reply));
+        } catch (error) {
+          // NeMo Gym's judge_failsafe: a failed judge call is a failure row (collection files it apart), never a reward.
+          if (error instanceof JudgeError) {
+            server.log.warn(`verify: judge call failed: ${error.message}`);
+            return judgeFailedRow(request.body as Record<string, unknown>, error);
+          }
+          throw error;
+        }
         const { reward, ...extras } = typeof result === "number" ? { reward: result } : result;
         if (typeof reward !== "number" || Number.isNaN(reward)) throw new Error(`${spec.name}.verify returned a non-numeric reward: ${String(reward)}`);
         return { responses_create_params: body.responses_create_params, response: body.response, reward, ...extras };

@@ -146,10 +146,14 @@ describe("math_with_judge verify (judge on)", () => {
     assert.deepEqual([body.reward, body.judge_evaluations.length], [0, 1]);
   });
 
-  test("a judge call that fails is an error response, not reward 0", async () => {
+  test("a judge call that fails is NeMo Gym's judge_failed row (200), not a reward", async () => {
     const answer = await verify(judged, { question: "no verdict recorded for this", expected_answer: "7" }, "\\boxed{8}");
-    assert.equal(answer.status, 500, answer.text);
-    assert.match(answer.text, /JudgeError/);
+    assert.equal(answer.status, 200, answer.text);
+    const body = answer.json<Record<string, unknown>>();
+    assert.equal(body._ng_failure_class, "judge_failed");
+    assert.equal(body.reward, 0);
+    assert.match(String(body._ng_failure_judge_error), /answered 404/);
+    assert.equal(body.question, "no verdict recorded for this", "the verify request is carried");
   });
 });
 
