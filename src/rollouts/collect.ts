@@ -241,6 +241,7 @@ function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles
           `- ${[...previous.terminal].filter((key) => !previous.done.has(key)).length} failed for good (bad request or agent-terminal), ${maxedOut} out of attempts (max ${maxAttempts}): not retried`,
           `- ${todo.length} to run`,
           ...(previous.outageAttempts > 0 ? [`- ${previous.outageAttempts} earlier attempts lost to an outage of the servers: not counted against their rollouts`] : []),
+          ...(previous.judgeFailedAttempts > 0 ? [`- ${previous.judgeFailedAttempts} earlier attempts whose judge call failed: retried with a fresh budget`] : []),
           ...(previous.tornTailBytes > 0 ? [`- cut ${previous.tornTailBytes} bytes of a line torn by the interruption`] : []),
           ...(configCheck === "no fingerprint" ? [`- no config fingerprint from the first run: only the inputs were checked`] : []),
         ].join("\n"),

@@ -43,6 +43,11 @@ export interface PreviousRun {
   outageAttempts: number;
   /** Keys whose failure must not be retried (a bad request, or an agent that said so). */
   terminal: Set<string>;
+  /**
+   * Earlier attempts whose judge call failed (`judge_failed`): the judge failed, not the rollout, so a resume retries
+   * them with a fresh budget (NeMo Gym: "retryable on resume"); within one run the budget still bounds them.
+   */
+  judgeFailedAttempts: number;
   tornTailBytes: number;
 }
 
@@ -53,6 +58,7 @@ export function loadPreviousRun(outputPath: string, failuresPath: string): Previ
   const nextAttemptIndex = new Map<string, number>();
   const terminal = new Set<string>();
   let outageAttempts = 0;
+  let judgeFailedAttempts = 0;
   for (const failure of failures.rows) {
     if (failure._ng_task_index === undefined || failure._ng_rollout_index === undefined) continue;
     const key = rolloutKey(failure);
@@ -63,10 +69,14 @@ export function loadPreviousRun(outputPath: string, failuresPath: string): Previ
       outageAttempts++;
       continue;
     }
+    if (failure._ng_failure_class === "judge_failed") {
+      judgeFailedAttempts++;
+      continue;
+    }
     attempts.set(key, (attempts.get(key) ?? 0) + 1);
     if (failure._ng_failure_terminal === true) terminal.add(key);
   }
-  return { persisted: output.rows, done: new Set(output.rows.map(rolloutKey)), attempts, nextAttemptIndex, outageAttempts, terminal, tornTailBytes: output.tornTailBytes + failures.tornTailBytes };
+  return { persisted: output.rows, done: new Set(output.rows.map(rolloutKey)), attempts, nextAttemptIndex, outageAttempts, terminal, judgeFailedAttempts, tornTailBytes: output.tornTailBytes + failures.tornTailBytes };
 }
 
 /** The stored materialized inputs must be exactly the rows this run would dispatch. */
