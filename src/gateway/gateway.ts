@@ -5,9 +5,7 @@ import { HttpClient } from "../client/http-client.ts";
 import type { Logger } from "../server/logger.ts";
 import { envKey, type TrialStore } from "./store/record.ts";
 import { SqliteTrialStore } from "./store/sqlite-store.ts";
-import { RedisTrialStore } from "./store/redis-store.ts";
 import { LocalDispatcher } from "./dispatch/local-dispatcher.ts";
-import { BullmqDispatcher } from "./dispatch/bullmq-dispatcher.ts";
 import type { TrialDispatcher } from "./dispatch/dispatcher.ts";
 import { HttpRunAdapter } from "./run-adapter.ts";
 import { TrialService } from "./trial-service.ts";
@@ -34,10 +32,13 @@ export interface RunningGateway {
 
 const isRedisUrl = (url: string) => /^rediss?:\/\//.test(url);
 
-function openStore(settings: GatewaySettings, namespace: string): TrialStore {
-  return isRedisUrl(settings.stateUrl)
-    ? new RedisTrialStore({ url: settings.stateUrl, namespace, terminalTtlS: settings.terminalTtlS })
-    : new SqliteTrialStore(settings.stateUrl);
+// ioredis and BullMQ load only for a Redis-backed gateway: every other process (the CLI, SQLite gateways) skips them.
+async function openStore(settings: GatewaySettings, namespace: string): Promise<TrialStore> {
+  if (!isRedisUrl(settings.stateUrl)) return new SqliteTrialStore(settings.stateUrl);
+  const { RedisTrialStore } = await import("./store/redis-store.ts");
+  const store = new RedisTrialStore({ url: settings.stateUrl, namespace, terminalTtlS: settings.terminalTtlS });
+  await store.ready();
+  return store;
 }
 
 export interface GatewayService {
@@ -49,8 +50,7 @@ export interface GatewayService {
 export async function startGatewayService(options: Omit<GatewayOptions, "host" | "port">): Promise<GatewayService> {
   const { settings, logger } = options;
   const namespace = options.namespace ?? "default";
-  const store = openStore(settings, namespace);
-  if (store instanceof RedisTrialStore) await store.ready();
+  const store = await openStore(settings, namespace);
   // /run has no timeout of its own: the trial deadline (janitor → abort) bounds it.
   const http = new HttpClient({ connectTimeoutMs: 10_000, deadlineMs: 7 * 24 * 3600 * 1000, maxRetries: 0 });
   const adapters = new Map(
@@ -63,7 +63,7 @@ export async function startGatewayService(options: Omit<GatewayOptions, "host" |
   const slots = settings.environments.map((registration) => ({ envKey: envKey(registration.environment, registration.config), maxConcurrency: registration.max_concurrency }));
   const dispatcher: TrialDispatcher =
     store.backend === "redis"
-      ? await BullmqDispatcher.start(slots, service.drive, { redisUrl: settings.stateUrl, namespace, lockDurationMs: options.lockDurationMs ?? 30_000 })
+      ? await (await import("./dispatch/bullmq-dispatcher.ts")).BullmqDispatcher.start(slots, service.drive, { redisUrl: settings.stateUrl, namespace, lockDurationMs: options.lockDurationMs ?? 30_000 })
       : new LocalDispatcher(slots, service.drive, (requestId, error) => logger.error({ err: error }, `trial ${requestId}: driver failed`));
   await service.start(dispatcher);
   let closed: Promise<void> | null = null;

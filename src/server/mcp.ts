@@ -6,9 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PROJECT_ROOT } from "../config/index.ts";
 import { stringifyWire } from "../protocol/wire-json.ts";
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
@@ -39,6 +38,13 @@ export interface McpOptions {
 let packageVersion: string | undefined;
 const version = () => (packageVersion ??= JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version as string);
 
+// The SDK loads at the first POST /mcp: most servers never see one, and it is a large part of a server's start-up.
+let sdk: Promise<typeof import("@modelcontextprotocol/sdk/types.js") & typeof import("@modelcontextprotocol/sdk/server/mcp.js") & typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import("@modelcontextprotocol/sdk/types.js"), import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/server/streamableHttp.js")]).then(
+    ([types, server, transport]) => ({ ...types, ...server, ...transport }),
+  ));
+
 export function registerMcp(app: FastifyInstance, options: McpOptions): void {
   // The base app's codec: the cookie re-set on every /mcp answer, as on every other route, under the graph's signing.
   const codec = app.sessionCookies;
@@ -49,6 +55,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
   const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
   async function callTool(name: string, args: Record<string, unknown> | undefined, sessionId: string, signal: AbortSignal): Promise<CallToolResult> {
+    const { McpError, ErrorCode } = await loadSdk();
     const t = byName.get(name);
     if (!t) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     const body = args ?? {};
@@ -70,7 +77,8 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     return { content: [{ type: "text", text }], ...structured };
   }
 
-  function mcpServerFor(sessionId: string, signal: AbortSignal): McpServer {
+  async function mcpServerFor(sessionId: string, signal: AbortSignal): Promise<McpServer> {
+    const { McpServer, ListToolsRequestSchema, CallToolRequestSchema } = await loadSdk();
     const mcp = new McpServer({ name: options.serverName, version: version() }, { capabilities: { tools: {} } });
     // Handlers on the protocol server itself: registerTool would list the SDK's own JSON Schema rendering.
     mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
@@ -80,7 +88,8 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
 
   // GET /mcp (a standalone SSE stream) is a 405 from the base app's not-found handler: nothing is pushed.
   app.post("/mcp", async (request, reply) => {
-    const mcp = mcpServerFor(request.sessionId, options.signals.signalFor(reply.raw));
+    const { StreamableHTTPServerTransport, ErrorCode } = await loadSdk();
+    const mcp = await mcpServerFor(request.sessionId, options.signals.signalFor(reply.raw));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.setHeader("set-cookie", codec.setCookieHeader(request.sessionId));
