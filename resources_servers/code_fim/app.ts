@@ -18,7 +18,7 @@ const Config = z.looseObject({
   num_processes: z.number().int().positive().default(8),
   /** The check program's limit in seconds (one SIGALRM; the sandbox kills the run a second later). */
   timeout: z.number().positive().default(3.0),
-  /** This port's: a HumanEval-Infilling .jsonl to read instead of the library's cache (null: the library's lookup). */
+  /** This port's: a HumanEval-Infilling .jsonl to read instead of the library's cache (null: the library's lookup); a relative path is found under the Gym roots. */
   problems_file: z.string().nullish(),
 });
 type CodeFimConfig = z.output<typeof Config>;

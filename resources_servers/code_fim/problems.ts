@@ -4,7 +4,8 @@
 // and the URL. `problems_file` (this port's key) names a file directly.
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { resolveUnderRoots, searchRoots } from "../../src/config/paths.ts";
 import { ServerConfigError } from "../../src/server/config-error.ts";
 
 export const SPLITS = ["single_line", "multi_line", "random_span", "random_span_light"] as const;
@@ -31,7 +32,8 @@ export function infillingDataFile(split: Split, env: NodeJS.ProcessEnv = process
 }
 
 export function loadProblems(path: string, url?: string): Map<string, InfillingProblem> {
-  const file = resolve(path);
+  // A relative problems_file is found under the Gym roots (the working directory first, then this project).
+  const file = resolveUnderRoots(path, searchRoots()).path;
   if (!existsSync(file)) {
     const fetch = url ? ` Download ${url} and gunzip it there (the library does this on first use; this port does not download),` : "";
     throw new ServerConfigError(`code_fim: the split file ${file} does not exist.${fetch} or set problems_file to a HumanEval-Infilling .jsonl file`);

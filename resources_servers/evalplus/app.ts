@@ -22,7 +22,7 @@ const Config = z.looseObject({
   min_time_limit: z.number().positive().default(1.0),
   gt_time_limit_factor: z.number().positive().default(4.0),
   evalplus_version: z.string().default("default"),
-  /** This port's: the HumanEvalPlus / MbppPlus .jsonl to read instead of EvalPlus's cache (null: EvalPlus's lookup). */
+  /** This port's: the HumanEvalPlus / MbppPlus .jsonl to read instead of EvalPlus's cache (null: EvalPlus's lookup); a relative path is found under the Gym roots. */
   problems_file: z.string().nullish(),
 });
 type EvalPlusConfig = z.output<typeof Config>;

@@ -5,7 +5,8 @@
 // `problems_file` (this port's key) names a file directly.
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { resolveUnderRoots, searchRoots } from "../../src/config/paths.ts";
 import { ServerConfigError } from "../../src/server/config-error.ts";
 import { pythonJsonLoads } from "../../src/python/json.ts";
 import type { PyValue } from "../../src/python/values.ts";
@@ -43,7 +44,8 @@ const REQUIRED = ["task_id", "prompt", "entry_point", "canonical_solution", "bas
 
 /** Reads every task of the file; a row without one of EvalPlus's required keys stops the server (its completeness check). */
 export function loadProblems(path: string, url?: string): Map<string, EvalPlusProblem> {
-  const file = resolve(path);
+  // A relative problems_file is found under the Gym roots (the working directory first, then this project).
+  const file = resolveUnderRoots(path, searchRoots()).path;
   if (!existsSync(file)) {
     const fetch = url ? ` Download ${url} and gunzip it there (EvalPlus does this on first use; this port does not download),` : "";
     throw new ServerConfigError(`evalplus: the dataset file ${file} does not exist.${fetch} or set problems_file to a HumanEvalPlus/MbppPlus .jsonl file`);

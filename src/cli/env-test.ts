@@ -1,5 +1,6 @@
 // `gym env test NAME [--root DIR]`: checks the environment folder <root>/resources_servers/NAME and prints one
-// line per check (✓/✗); exits 1 when any check fails. NeMo Gym's spellings too: `--resources-server NAME`,
+// line per check (✓/✗); exits 1 when any check fails. NAME may be the folder's path, resources_servers/NAME.
+// NeMo Gym's spellings too: `--resources-server NAME`,
 // `ng_test +entrypoint=resources_servers/NAME`; without --root the folder is looked up under --search-dir,
 // NEMO_GYM_EXTRA_ROOTS, the working directory and the project.
 import { existsSync } from "node:fs";
@@ -11,12 +12,13 @@ import { arg, defineCommand, flag } from "./command.ts";
 import { searchDirFlags } from "./selector-flags.ts";
 
 /** The one environment named by a word, `+entrypoint=resources_servers/NAME` or --resources-server. */
-function environmentName(words: readonly string[], resourcesServer: string | undefined): string {
+export function environmentName(words: readonly string[], resourcesServer: string | undefined): string {
   const names = words.map((word) => {
     const entrypoint = /^\+{0,2}entrypoint=(.+)$/.exec(word)?.[1];
-    if (entrypoint === undefined) return word;
-    const path = entrypoint.replace(/\/+$/, "");
-    if (basename(dirname(path)) !== "resources_servers") throw new InputError(`entrypoint '${entrypoint}' must be resources_servers/<name>`);
+    const path = (entrypoint ?? word).replace(/\/+$/, "");
+    // A bare name, or the folder's path as the shell completes it (resources_servers/NAME).
+    if (entrypoint === undefined && !path.includes("/")) return word;
+    if (basename(dirname(path)) !== "resources_servers") throw new InputError(`${entrypoint === undefined ? "the environment" : "entrypoint"} '${entrypoint ?? word}' must be resources_servers/<name>`);
     return basename(path);
   });
   if (resourcesServer !== undefined) names.push(resourcesServer);
@@ -30,7 +32,7 @@ export const envTestCommand = defineCommand({
   path: ["env", "test"],
   description:
     "check an environment folder: its dataset against GET /tools, that it starts and seeds, that its tools validate their input, that verify scores data/verifier_cases.jsonl as expected",
-  examples: ["gym env test example_session_state_mgmt", "gym env test --resources-server mcqa", "gym env test my_game --root ../my-envs"],
+  examples: ["gym env test example_session_state_mgmt", "gym env test resources_servers/code_gen", "gym env test --resources-server mcqa", "gym env test my_game --root ../my-envs"],
   legacyNames: { ng_test: [] },
   args: { name: arg.variadic("the environment: the folder resources_servers/<name> (or +entrypoint=resources_servers/<name>)") },
   flags: {

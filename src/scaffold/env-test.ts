@@ -4,7 +4,7 @@
 //             argument shapes; src/testing/tool-drift.ts): prose-only differences are notes;
 //   server  — configs/NAME.yaml starts the resources server here, and /seed_session answers 200 with the cookie;
 //   tools   — every tool accepts an input derived from its schema and rejects wrong types / missing fields (422);
-//   verify  — data/verifier_cases.jsonl, replayed, gets the rewards it expects.
+//   verify  — data/verifier_cases.jsonl, replayed, gets the rewards (or, for a `refused` case, the status) it expects.
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { HttpResponse } from "../client/index.ts";
@@ -227,8 +227,9 @@ async function verifyCheck(running: RunningEnvironment, file: string, shownFile:
   const absent = CASE_KINDS.filter((kind) => kinds.get(kind) === 0);
   const notes = [...outcome.notes, ...(absent.length > 0 ? [`${shownFile} has no ${absent.join(" or ")} case`] : [])];
   if (problems.length > 0) return failed("verify", problems, notes);
-  const counts = CASE_KINDS.filter((kind) => kinds.get(kind)! > 0).map((kind) => `${kind} ×${kinds.get(kind)}`);
-  return passed("verify", `${shownFile}: ${parsed.cases.length} case(s) (${counts.join(", ")}) get the expected reward`, notes);
+  const refused = parsed.cases.filter((c) => c.verifierCase.case === "refused").length;
+  const counts = [...CASE_KINDS.filter((kind) => kinds.get(kind)! > 0).map((kind) => `${kind} ×${kinds.get(kind)}`), ...(refused > 0 ? [`refused ×${refused}`] : [])];
+  return passed("verify", `${shownFile}: ${parsed.cases.length} case(s) (${counts.join(", ")}) get the expected ${refused > 0 ? "reward or status" : "reward"}`, notes);
 }
 
 // ---- output ----

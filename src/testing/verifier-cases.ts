@@ -13,20 +13,30 @@ import { reverifyRollouts } from "../rollouts/reverify.ts";
 import { validationErrorFromZod } from "../server/index.ts";
 import { pathSegment } from "../client/path-segment.ts";
 
+/** The kinds every file should have (a missing one is noted); a `refused` case is optional. */
 export const CASE_KINDS = ["full_reward", "zero_reward", "malformed"] as const;
 
-const VerifierCaseSchema = z.object({
-  case: z.enum(CASE_KINDS),
+const caseFields = {
   row: z.record(z.string(), z.unknown()),
   tool_calls: z.array(z.object({ name: z.string(), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) })).default([]),
   output_text: z.string().default(""),
-  expected_reward: z.number(),
-});
+};
+// A scored case expects a reward; a `refused` one expects verify to answer an error status instead (a row the port
+// cannot score is a 501, a bad field a 4xx: never a reward), so that refusal is a contract too.
+const VerifierCaseSchema = z.discriminatedUnion("case", [
+  z.object({ case: z.enum(CASE_KINDS), ...caseFields, expected_reward: z.number() }),
+  // No reward to expect from a refusal (the key is refused too, so a test reading `expected_reward` gets undefined).
+  z.object({ case: z.literal("refused"), ...caseFields, expected_status: z.number().int().min(400).max(599), expected_reward: z.custom<undefined>((value) => value === undefined, "a refused case expects a status, not a reward: leave expected_reward out").optional() }),
+]);
 export type VerifierCase = z.output<typeof VerifierCaseSchema>;
 
 export const VERIFIER_CASES_CONTRACT =
   'one JSON per line {"case": "full_reward"|"zero_reward"|"malformed", "row": <dataset row>, ' +
-  '"tool_calls": [{"name": "<tool>", "arguments": {...}}], "output_text": "<final assistant text>", "expected_reward": <number>}';
+  '"tool_calls": [{"name": "<tool>", "arguments": {...}}], "output_text": "<final assistant text>", "expected_reward": <number>} ' +
+  '(or {"case": "refused", ..., "expected_status": <4xx|5xx>} for a row verify must refuse)';
+
+/** What a case expects, as a problem line says it. */
+const expectation = (verifierCase: VerifierCase) => (verifierCase.case === "refused" ? `status ${verifierCase.expected_status}` : `reward ${verifierCase.expected_reward}`);
 
 /**
  * A case as the /verify request of a tools-free environment, without playing it: its calls become function_call
@@ -143,6 +153,7 @@ export async function runVerifierCases(options: { client: ServerClient; instance
   const rollouts: InputLine[] = [];
   const inputs: InputLine[] = [];
   const labels: string[] = [];
+  const expected: VerifierCase[] = [];
   for (const [index, { lineNumber, verifierCase }] of options.cases.entries()) {
     const played = await playToolCalls(client, instance, verifierCase);
     if (typeof played === "string") {
@@ -158,8 +169,10 @@ export async function runVerifierCases(options: { client: ServerClient; instance
     const row: Row = { ...verifierCase.row, _ng_task_index: index, _ng_rollout_index: 0 };
     const response = caseResponse(verifierCase.row, played, verifierCase.output_text, index);
     inputs.push({ lineNumber, text: "", row });
-    rollouts.push({ lineNumber, text: "", row: { ...row, response, reward: verifierCase.expected_reward } });
+    // A refused case's stored reward is never compared: its verify must fail.
+    rollouts.push({ lineNumber, text: "", row: { ...row, response, reward: verifierCase.case === "refused" ? 0 : verifierCase.expected_reward } });
     labels.push(label(lineNumber, verifierCase));
+    expected.push(verifierCase);
   }
   if (rollouts.length === 0) return outcome;
 
@@ -173,9 +186,13 @@ export async function runVerifierCases(options: { client: ServerClient; instance
     tolerance: 1e-9,
   });
   report.outcomes.forEach((result, i) => {
-    const expected = rollouts[i]!.row.reward;
-    if (result.failure) outcome.problems.push(`${labels[i]}: expected reward ${expected}, but ${result.failure.message.split("\n")[0]!.slice(0, 400)}`);
-    else if (!result.rewardEqual) outcome.problems.push(`${labels[i]}: expected reward ${expected}, /verify returned ${result.line!.reward}`);
+    const verifierCase = expected[i]!;
+    const failure = result.failure ? result.failure.message.split("\n")[0]!.slice(0, 400) : undefined;
+    if (verifierCase.case === "refused") {
+      const refusedAsExpected = result.failure?.failureClass === "verify" && result.failure.status === verifierCase.expected_status;
+      if (!refusedAsExpected) outcome.problems.push(`${labels[i]}: expected ${expectation(verifierCase)}, but ${failure ?? `/verify answered 200 with reward ${result.line!.reward}`}`);
+    } else if (failure !== undefined) outcome.problems.push(`${labels[i]}: expected ${expectation(verifierCase)}, but ${failure}`);
+    else if (!result.rewardEqual) outcome.problems.push(`${labels[i]}: expected ${expectation(verifierCase)}, /verify returned ${result.line!.reward}`);
     if (result.toolOutputsDifferent > 0) {
       outcome.notes.push(`${labels[i]}: ${result.toolOutputsDifferent} tool call(s) answered differently on a second fresh session: the environment is not deterministic, so this reward may not be either`);
     }
@@ -203,14 +220,19 @@ export interface VerifierCasesExpectations {
   kinds?: VerifierCase["case"][];
 }
 
-/** POSTs every case of a verifier_cases.jsonl to the server's /verify and asserts a 200 with the case's expected reward. */
+/** POSTs every case of a verifier_cases.jsonl to the server's /verify and asserts a 200 with the case's expected reward (a refused case: its status). */
 export async function assertVerifierCasesScore(server: ServerCalls, casesPath: string, expect: VerifierCasesExpectations = {}): Promise<void> {
   const cases = readVerifierCaseFile(casesPath);
   if (expect.minCases !== undefined) assert.ok(cases.length >= expect.minCases, `${casesPath}: ${cases.length} cases, expected at least ${expect.minCases}`);
   if (expect.kinds !== undefined) assert.deepEqual(new Set(cases.map((c) => c.case)), new Set(expect.kinds));
   for (const verifierCase of cases) {
     const answer = await server.post("/verify", caseVerifyRequest(verifierCase));
+    const at = `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`;
+    if (verifierCase.case === "refused") {
+      assert.equal(answer.status, verifierCase.expected_status, `${at}: ${answer.text}`);
+      continue;
+    }
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.json<{ reward: number }>().reward, verifierCase.expected_reward, `verifier_cases.jsonl:${verifierCase.lineNumber} (${verifierCase.case})`);
+    assert.equal(answer.json<{ reward: number }>().reward, verifierCase.expected_reward, at);
   }
 }

@@ -106,6 +106,21 @@ test("without its config the server check fails and the checks that need the ser
   assert.match(results.dataset.summary, /tools not compared with GET \/tools/);
 });
 
+test("data/env_test.yaml is merged over the folder's config: the server starts what it says (its entrypoint too), and a note names the file", async () => {
+  const root = brokenCopy("example_single_tool_call", (envDir) =>
+    writeFileSync(join(envDir, "data", "env_test.yaml"), "example_single_tool_call:\n  resources_servers:\n    example_single_tool_call:\n      entrypoint: no_such_app.py\n"),
+  );
+  const results = byId(await runEnvironmentChecks({ rootDir: root, name: "example_single_tool_call" }));
+  assert.deepEqual(failing(Object.values(results)), ["dataset", "server", "tools", "verify"]);
+  assert.match(results.server.summary, /^resources_servers\/example_single_tool_call\/no_such_app\.ts does not load/);
+  const fine = brokenCopy("example_single_tool_call", (envDir) =>
+    writeFileSync(join(envDir, "data", "env_test.yaml"), "example_single_tool_call:\n  resources_servers:\n    example_single_tool_call:\n      description: checked by gym env test\n"),
+  );
+  const passing = byId(await runEnvironmentChecks({ rootDir: fine, name: "example_single_tool_call" }));
+  assert.deepEqual(failing(Object.values(passing)), []);
+  assert.deepEqual(passing.server.notes, ["merged resources_servers/example_single_tool_call/data/env_test.yaml over resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml"]);
+});
+
 test("inputs derived from a tool's JSON Schema: the valid one passes its zod schema, each wrong type and missing field fails it", () => {
   const input = z.object({
     mode: z.enum(["fast", "slow"]),

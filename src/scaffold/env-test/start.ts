@@ -1,7 +1,10 @@
 // Starts an environment's resources server in this process, from its own `configs/<name>.yaml`: only the
 // resources server instance of that folder (the agent and model of the YAML are not needed to check it), plus the
 // resources servers it calls that its YAML names but does not define (ns_tools' `verifiers: {math_with_judge: …}`),
-// each from that environment's own `configs/<name>.yaml`, as a user would add it to config_paths.
+// each from that environment's own `configs/<name>.yaml`, as a user would add it to config_paths. An optional
+// `data/env_test.yaml` is merged over them: the overrides the folder's own example data needs (a problems file or
+// databases under data/ where the shipped config names the full dataset's location), so the checks run on what the
+// folder ships without anyone editing its config.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,6 +24,9 @@ export interface RunningEnvironment {
   close(): Promise<void>;
 }
 
+/** The optional file under `data/` whose config `gym env test` merges over `configs/<name>.yaml`. */
+export const ENV_TEST_OVERRIDES = "env_test.yaml";
+
 export type StartOutcome =
   | { started: true; environment: RunningEnvironment; configFile: string; notes: string[] }
   | { started: false; problem: string; definition?: ServerDefinition };
@@ -33,16 +39,18 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   const { rootDir, name, envDir } = options;
   const configFile = join(envDir, "configs", `${name}.yaml`);
   const shown = relative(rootDir, configFile);
+  const overridesFile = join(envDir, "data", ENV_TEST_OVERRIDES);
+  const overrides = existsSync(overridesFile) ? [overridesFile] : [];
   if (!existsSync(configFile)) return { started: false, problem: `${shown} is missing: it declares the resources server instance (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, domain: …}}}\`)` };
 
   let resolved: ConfigDict;
   let companions: Companion[];
   try {
     companions = await companionConfigs(rootDir, configFile);
-    const configPaths = [configFile, ...companions.map((companion) => companion.configFile)];
+    const configPaths = [configFile, ...companions.map((companion) => companion.configFile), ...overrides];
     ({ resolved } = await loadGlobalConfig({ configPaths, cwd: rootDir, initialConfig: NO_MODEL_CONFIG, logger: { warn: () => {} } }));
   } catch (error) {
-    return { started: false, problem: `${shown} does not load: ${(error as Error).message}` };
+    return { started: false, problem: `${[shown, ...overrides.map((file) => relative(rootDir, file))].join(" + ")} does not load: ${(error as Error).message}` };
   }
   const instances = listServerInstances(resolved, { cwd: rootDir, logger: { warn: () => {} } });
   const instance = instances.find((i) => i.serverType === "resources_servers" && i.implementation === name && !companions.some((c) => c.instanceName === i.instanceName));
@@ -75,7 +83,7 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   return {
     started: true,
     configFile: shown,
-    notes: [...(hint ? [hint.trim()] : []), ...companionNotes],
+    notes: [...(hint ? [hint.trim()] : []), ...companionNotes, ...overrides.map((file) => `merged ${relative(rootDir, file)} over ${shown}`)],
     environment: {
       instanceName: instance.instanceName,
       definition,
