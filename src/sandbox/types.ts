@@ -92,7 +92,7 @@ export interface SandboxProvider {
    * no sandbox can be made — never runs the program unsandboxed. Runs beyond the provider's concurrency wait their turn.
    */
   run(request: SandboxRunRequest): Promise<SandboxResult>;
-  /** Throws SandboxUnavailableError when run() would; resolves otherwise. For a server's startup check. */
+  /** Throws SandboxUnavailableError when run() would; resolves otherwise (also when the provider closes meanwhile). For a server's startup check. */
   ensureAvailable(): Promise<void>;
   /** Ends runs in flight and releases what the provider holds. */
   close(): Promise<void>;

@@ -86,7 +86,13 @@ export class BubblewrapSandbox implements SandboxProvider {
   }
 
   async ensureAvailable(): Promise<void> {
-    await this.prepare();
+    try {
+      await this.prepare();
+    } catch (error) {
+      // A server stopped during its start-up check: nothing is unavailable, nobody should be told so.
+      if (error instanceof SandboxClosedError) return;
+      throw error;
+    }
   }
 
   /** What the provider found (for a startup log line): cgroup controllers in use and the ones missing, with why. */
@@ -255,7 +261,8 @@ export class BubblewrapSandbox implements SandboxProvider {
         // bwrap reads the byte only once the sandbox is fully built; the offset it moved is shared with our descriptor.
         const sandboxBuilt = readSync(setupDoneFd, Buffer.alloc(1), 0, 1, null) === 0;
         if (!sandboxBuilt && killedBy === undefined) {
-          reject(sandboxStartFailure(stderr.text()));
+          // close() kills what is still starting (a server stopped during its start-up check): not bwrap's failure.
+          reject(this.closed ? new SandboxClosedError() : sandboxStartFailure(stderr.text()));
           return;
         }
         const { exitCode, signal } = decodeExit(exit.code, exit.signal);
@@ -284,6 +291,13 @@ export class BubblewrapSandbox implements SandboxProvider {
     const ready = await this.ready?.catch(() => undefined);
     for (const parent of Object.values(ready?.cgroups.parents ?? {})) removeGroupTree(parent);
     for (const file of this.setupDoneFiles.splice(0)) rmSync(dirname(file), { recursive: true, force: true });
+  }
+}
+
+/** A run cut short because its provider was closing (the server stopping); nobody is waiting for its answer. */
+export class SandboxClosedError extends SandboxUnavailableError {
+  constructor() {
+    super("the sandbox provider closed while this run was starting (the server is stopping)", "nothing to fix: start the server again");
   }
 }
 
