@@ -127,13 +127,16 @@ async function eachFile(
   } catch (error) {
     throw new UserError(`${archive}: not a zip archive, or a damaged one (${(error as Error).message})`, { cause: error });
   }
+  // The entry being read (an error there is its own), else the last one read (an error reading the next one).
   let current: string | undefined;
+  let last: string | undefined;
   try {
     if (zip.entryCount > limits.maxEntries) throw new UserError(`${archive}: lists ${zip.entryCount} entries, more than the ${limits.maxEntries} allowed`);
     let total = 0;
     for await (const entry of zip.eachEntry()) {
-      current = entry.fileName;
+      last = entry.fileName;
       if (entry.fileName.endsWith("/") || !include(entry.fileName)) continue;
+      current = entry.fileName;
       if (isSymlink(entry)) throw new UserError(`${archive}: refused ${entry.fileName}: a symbolic link (it could point out of the folder it is extracted into)`);
       if (entry.isEncrypted()) throw new UserError(`${archive}: ${entry.fileName} is encrypted`);
       if (!entry.canDecodeFileData()) throw new UserError(`${archive}: ${entry.fileName} uses compression method ${entry.compressionMethod} (only stored and deflated are read)`);
@@ -141,6 +144,7 @@ async function eachFile(
       total += entry.uncompressedSize;
       if (total > limits.maxTotalBytes) throw new UserError(`${archive}: its files inflate to more than the ${limits.maxTotalBytes} bytes allowed`);
       await visit(entry, await zip.openReadStreamPromise(entry));
+      current = undefined;
     }
   } catch (error) {
     if (error instanceof UserError) throw error;
@@ -148,7 +152,7 @@ async function eachFile(
     // A file-system error (a full disk, a file where a folder must go) is the destination's, not the archive's.
     if ((error as { syscall?: string }).syscall !== undefined) throw new UserError(`${archive}: cannot extract ${current} (${message})`, { cause: error });
     if (UNSAFE_NAME.test(message)) throw new UserError(`${archive}: refused (${message}): an entry may not land outside the folder it is extracted into`, { cause: error });
-    const where = current === undefined ? "" : ` after ${current}`;
+    const where = current !== undefined ? ` at ${current}` : last !== undefined ? ` after ${last}` : "";
     throw new UserError(`${archive}: a damaged zip archive${where} (${message})`, { cause: error });
   } finally {
     zip.close();

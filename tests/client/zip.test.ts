@@ -1,6 +1,6 @@
 // src/client/zip.ts on archives Python's zipfile writes here (one python3 run builds them all): a normal archive
 // extracts (folders kept or flattened, a selection, in memory); a name climbing out, an absolute name, a symbolic
-// link, an archive over its size cap, a flipped byte and a file that is no zip are each refused with one error
+// link, an archive over its size cap, a flipped byte, a garbled deflate stream and a file that is no zip are each refused with one error
 // naming the archive, and nothing is written outside the destination.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,6 +34,9 @@ link.external_attr = 0o120777 << 16
 make("symlink", [link])
 make("big", [("zeros.bin", "\\0" * 1_000_000)])
 make("stored", [("data.txt", "0123456789" * 10)], zipfile.ZIP_STORED)
+import random
+letters = random.Random(0)
+make("deflated", [("first.txt", "x"), ("data.txt", "".join(letters.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20000)))])
 `,
   work,
 ]);
@@ -85,7 +88,7 @@ test("an archive that inflates past the caps is refused before anything is infla
   assert.equal(existsSync(join(into, "zeros.bin")), false);
 });
 
-test("a damaged archive (a flipped data byte, a cut file, no zip at all) is one error naming the archive; no partial file is left", async () => {
+test("a damaged archive (a flipped data byte, a garbled deflate stream, a cut file, no zip at all) is one error naming the archive; no partial file is left", async () => {
   const stored = readFileSync(zipPath("stored"));
   const flipped = Buffer.from(stored);
   const at = flipped.indexOf("0123456789");
@@ -94,6 +97,13 @@ test("a damaged archive (a flipped data byte, a cut file, no zip at all) is one 
   const into = join(work, "out-flipped");
   await assert.rejects(extractZip(zipPath("flipped"), into), /flipped\.zip: a damaged zip archive: data\.txt does not match its CRC-32/);
   assert.deepEqual(readdirSync(into), []);
+
+  // Garbage in the middle of a deflated stream: zlib's error, named with the archive and the entry.
+  const deflated = Buffer.from(readFileSync(zipPath("deflated")));
+  const dataAt = deflated.indexOf("data.txt") + "data.txt".length;
+  deflated.fill(0xff, dataAt + 10, dataAt + 60);
+  writeFileSync(zipPath("garbled"), deflated);
+  await assert.rejects(readZipFiles(zipPath("garbled")), /garbled\.zip: a damaged zip archive at data\.txt \(invalid/);
 
   writeFileSync(zipPath("cut"), stored.subarray(0, stored.length - 30));
   await assert.rejects(readZipFiles(zipPath("cut")), /cut\.zip: not a zip archive, or a damaged one/);
