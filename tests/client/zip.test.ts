@@ -1,7 +1,7 @@
 // src/client/zip.ts on archives Python's zipfile writes here (one python3 run builds them all): a normal archive
 // extracts (folders kept or flattened, a selection, in memory); a name climbing out, an absolute name, a symbolic
-// link, an archive over its size cap, a flipped byte, a garbled deflate stream and a file that is no zip are each refused with one error
-// naming the archive, and nothing is written outside the destination.
+// link, an archive over its size cap, a flipped byte, a garbled deflate stream and a file that is no zip are each
+// refused with one error naming the archive, and nothing is written outside the destination.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
