@@ -10,7 +10,7 @@ import { BubblewrapSandbox, type SandboxProvider } from "../../src/sandbox/index
 import { extractLastFence } from "../../src/ports/code-fence.ts";
 import { runCheckProgram } from "./check.ts";
 import { postprocessCompletion } from "./infill.ts";
-import { infillingDataFile, loadProblems, SPLITS, type InfillingProblem } from "./problems.ts";
+import { ensureDataFile, INFILLING_DATA_BASE_URL, infillingDataFile, loadProblems, SPLITS, type InfillingProblem } from "./problems.ts";
 
 const Config = z.looseObject({
   split: z.enum(SPLITS).default("random_span"),
@@ -20,6 +20,10 @@ const Config = z.looseObject({
   timeout: z.number().positive().default(3.0),
   /** This port's: a HumanEval-Infilling .jsonl to read instead of the library's cache (null: the library's lookup); a relative path is found under the Gym roots. */
   problems_file: z.string().nullish(),
+  /** This port's: where a missing split file is downloaded from (openai/human-eval-infilling; null: never download). */
+  dataset_base_url: z.string().nullable().default(INFILLING_DATA_BASE_URL),
+  /** This port's: the split's .gz sha256 (absent: the one pinned in problems.ts). */
+  dataset_sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, "a sha256 is 64 hex digits").nullish(),
 });
 type CodeFimConfig = z.output<typeof Config>;
 
@@ -32,7 +36,15 @@ const runtimes = new WeakMap<ServerContext<CodeFimConfig>, Runtime>();
 const badMetadata = (msg: string, input: unknown) => new RequestValidationError([{ type: "value_error", loc: ["body", "verifier_metadata", "task_id"], msg, input }]);
 const accuracy = (rollout: VerifyRecord) => ({ accuracy: Number(Boolean(rollout.passed)) });
 
-export default resourcesServer({
+/** The file this instance reads, and where it is downloaded from when it is missing (no URL: never). */
+function dataFileOf(config: CodeFimConfig): { path: string; url?: string; sha256?: string } {
+  if (config.problems_file) return { path: config.problems_file };
+  const file = infillingDataFile(config.split, process.env, config.dataset_base_url ?? undefined);
+  if (config.dataset_base_url === null) return { path: file.path };
+  return { ...file, sha256: config.dataset_sha256?.toLowerCase() ?? file.sha256 };
+}
+
+const server = resourcesServer({
   name: "CodeFIMResourcesServer",
   config: Config,
   tools: {},
@@ -62,9 +74,9 @@ export default resourcesServer({
   },
   routes(app, server) {
     const config = server.config;
-    const file = config.problems_file ? { path: config.problems_file, url: undefined } : infillingDataFile(config.split);
+    const file = dataFileOf(config);
     const sandbox = new BubblewrapSandbox({ maxConcurrent: config.num_processes });
-    runtimes.set(server, { sandbox, problems: loadProblems(file.path, file.url) });
+    runtimes.set(server, { sandbox, problems: loadProblems(file.path, config.problems_file ? undefined : infillingDataFile(config.split).url) });
     sandbox.ensureAvailable().catch((error: Error) => server.log.error(`code_fim: ${error.message}`));
     app.addHook("onClose", async () => sandbox.close());
   },
@@ -77,3 +89,13 @@ export default resourcesServer({
     return key;
   },
 });
+
+/** The server, with the library's first-use download of a missing split file done before it starts (see problems.ts). */
+export default {
+  ...server,
+  async register(app, context) {
+    const file = dataFileOf(context.config);
+    if (file.url) await ensureDataFile({ path: file.path, url: file.url, sha256: file.sha256 }, context.log);
+    await server.register(app, context);
+  },
+} satisfies typeof server;

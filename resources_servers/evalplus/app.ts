@@ -13,7 +13,7 @@ import { BubblewrapSandbox, type SandboxProvider } from "../../src/sandbox/index
 import { extractLastFence } from "../../src/ports/code-fence.ts";
 import { pythonStrip } from "../../src/python/str.ts";
 import { checkCorrectness, computeExpected, type CheckOptions, type Expected } from "./checks.ts";
-import { evalPlusDataFile, loadProblems, type EvalPlusDataset, type EvalPlusProblem } from "./problems.ts";
+import { ensureDataFile, EVALPLUS_RELEASES_BASE_URL, evalPlusDataFile, loadProblems, type EvalPlusDataFile, type EvalPlusDataset, type EvalPlusProblem } from "./problems.ts";
 
 const Config = z.looseObject({
   dataset: z.string(),
@@ -24,6 +24,10 @@ const Config = z.looseObject({
   evalplus_version: z.string().default("default"),
   /** This port's: the HumanEvalPlus / MbppPlus .jsonl to read instead of EvalPlus's cache (null: EvalPlus's lookup); a relative path is found under the Gym roots. */
   problems_file: z.string().nullish(),
+  /** This port's: where a missing cache file's release is downloaded from (EvalPlus's GitHub; null: never download). */
+  dataset_base_url: z.string().nullable().default(EVALPLUS_RELEASES_BASE_URL),
+  /** This port's: the release .gz's sha256 (absent: the one pinned in problems.ts for the default versions). */
+  dataset_sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, "a sha256 is 64 hex digits").nullish(),
 });
 type EvalPlusConfig = z.output<typeof Config>;
 
@@ -57,7 +61,20 @@ const scores = (rollout: VerifyRecord) => ({
   passing_plus_tests: Number(Boolean(rollout.is_correct_plus)),
 });
 
-export default resourcesServer({
+function datasetOf(config: EvalPlusConfig): EvalPlusDataset {
+  if (config.dataset !== "humaneval" && config.dataset !== "mbpp") throw new ServerConfigError(`evalplus: dataset must be "humaneval" or "mbpp", got ${JSON.stringify(config.dataset)}`);
+  return config.dataset;
+}
+
+/** The file this instance reads, and where it is downloaded from when it is missing (no URL: never). */
+function dataFileOf(config: EvalPlusConfig): EvalPlusDataFile {
+  if (config.problems_file) return { path: config.problems_file };
+  const file = evalPlusDataFile(datasetOf(config), config.evalplus_version, process.env, config.dataset_base_url ?? undefined);
+  if (config.dataset_base_url === null) return { path: file.path };
+  return { ...file, sha256: config.dataset_sha256?.toLowerCase() ?? file.sha256 };
+}
+
+const server = resourcesServer({
   name: "EvalPlusResourcesServer",
   config: Config,
   tools: {},
@@ -97,10 +114,9 @@ export default resourcesServer({
   },
   routes(app, server) {
     const config = server.config;
-    if (config.dataset !== "humaneval" && config.dataset !== "mbpp") throw new ServerConfigError(`evalplus: dataset must be "humaneval" or "mbpp", got ${JSON.stringify(config.dataset)}`);
-    const dataset: EvalPlusDataset = config.dataset;
-    const file = config.problems_file ? { path: config.problems_file } : evalPlusDataFile(dataset, config.evalplus_version);
-    const problems = loadProblems(file.path, file.url);
+    const dataset = datasetOf(config);
+    const file = dataFileOf(config);
+    const problems = loadProblems(file.path, file.url ?? evalPlusDataFile(dataset, config.evalplus_version).url);
     const sandbox = new BubblewrapSandbox({ maxConcurrent: config.num_processes });
     const options = { sandbox, dataset, minTimeLimit: config.min_time_limit, gtTimeLimitFactor: config.gt_time_limit_factor, memoryBytes: PROGRAM_MEMORY_BYTES };
     runtimes.set(server, { sandbox, problems, expected: new Map(), options });
@@ -119,3 +135,12 @@ export default resourcesServer({
     return key;
   },
 });
+
+/** The server, with EvalPlus's first-use download of a missing dataset file done before it starts (see problems.ts). */
+export default {
+  ...server,
+  async register(app, context) {
+    await ensureDataFile(dataFileOf(context.config), context.log);
+    await server.register(app, context);
+  },
+} satisfies typeof server;

@@ -50,7 +50,7 @@ async function downloadDatabases(config: Config): Promise<void> {
   const base = resolveConfiguredDir(config.spider2_lite_dir);
   const archive = await fetchArchive({ url: config.databases_url!, sha256: config.databases_sha256, archivePath: join(base, "spider2_lite_sqlite.zip") });
   // Only the .sqlite files, flat, as NeMo Gym extracts them.
-  await unzip(archive, join(base, "sqlite"), { entries: ["*.sqlite"], flatten: true });
+  await unzip(archive, join(base, "sqlite"), { include: (name) => name.endsWith(".sqlite"), flatten: true });
 }
 
 export default resourcesServer({

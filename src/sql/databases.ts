@@ -1,15 +1,12 @@
 // Where a SQL environment's databases live: the configured folder (relative to the project root, as NeMo Gym
 // resolves it against its repo root), the file of one db_id (a 501 naming both when it is absent — never a 0),
 // and NeMo Gym's first-start download of a public zip (resumable, optionally digest-checked, then unzipped).
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { promisify } from "node:util";
 import { downloadFile } from "../client/download.ts";
+import { extractZip } from "../client/zip.ts";
 import { PROJECT_ROOT } from "../config/paths.ts";
 import { HttpError } from "../protocol/errors.ts";
-
-const run = promisify(execFile);
 
 /** A configured folder: absolute as given, relative to the project root otherwise. */
 export const resolveConfiguredDir = (configured: string, root = PROJECT_ROOT): string => (isAbsolute(configured) ? configured : resolve(root, configured));
@@ -95,17 +92,9 @@ export async function fetchArchive(source: ArchiveSource): Promise<string> {
 }
 
 /**
- * `unzip` (Info-ZIP: it refuses entries that climb out of `destination`) of `archive` into `destination`;
- * `entries` are unzip's wildcards, `flatten` drops the entries' folders.
+ * Extracts `archive` into `destination` (src/client/zip.ts: nothing lands outside it, sizes capped, CRCs checked);
+ * `include` picks the files by their name in the archive, `flatten` drops the entries' folders.
  */
-export async function unzip(archive: string, destination: string, options: { entries?: string[]; flatten?: boolean } = {}): Promise<void> {
-  mkdirSync(destination, { recursive: true });
-  const args = ["-o", "-q", ...(options.flatten ? ["-j"] : []), archive, ...(options.entries ?? []), "-d", destination];
-  try {
-    await run("unzip", args, { timeout: 30 * 60_000, maxBuffer: 16 * 1024 * 1024 });
-  } catch (error) {
-    const { code, stderr } = error as { code?: string | number; stderr?: string };
-    if (code === "ENOENT") throw new Error("the databases come as a zip and `unzip` is not installed (apt-get install -y unzip)");
-    throw new Error(`unzip ${archive} failed (${code}): ${String(stderr ?? "").trim().slice(0, 500)}`);
-  }
+export async function unzip(archive: string, destination: string, options: { include?: (name: string) => boolean; flatten?: boolean } = {}): Promise<void> {
+  await extractZip(archive, destination, options);
 }

@@ -298,7 +298,7 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
     const fileUrl = context.hub.resolveUrl(source.repo, commit, source.path);
     const dest = join(context.cacheDir, "huggingface", "datasets", ...source.repo.split("/"), commit, ...source.path.split("/"));
     const done = await download(fileUrl, dest, context, { expectedSha256: listed.sha256, headers: context.hub.authHeaders(), label: `${source.repo}/${source.path}` });
-    const rows = readJsonZipRows(dest, `hf://datasets/${source.repo}/${source.path}`);
+    const rows = await readJsonZipRows(dest, `hf://datasets/${source.repo}/${source.path}`);
     return { rows, record: { kind: source.kind, repo: source.repo, revision, commit, rows: rows.length, files: [{ url: fileUrl, bytes: done.bytes, sha256: done.sha256 }] } };
   }
   // A plain URL may change under the same name: cached per URL, fetched again with --force.

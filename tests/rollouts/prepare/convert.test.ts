@@ -38,7 +38,7 @@ interface Case {
 
 const cases = parsePythonJson(readFileSync(join(import.meta.dirname, "convert-cases.json"), "utf8")) as Record<string, Case>;
 
-function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Row[] {
+async function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Promise<Row[]> {
   const hit = c.sources.find((s) =>
     source.kind === "url" ? s.url === source.url : source.kind === "huggingface-file" ? s.path === source.path : s.split === source.split && s.config === source.config,
   );
@@ -78,7 +78,7 @@ for (const [name, c] of Object.entries(cases)) {
     const args = { ...(module.defaults ?? {}), ...(c.args ?? {}) };
     const sources = typeof module.sources === "function" ? await module.sources(args, { configNames: async () => c.configNames ?? [] }) : module.sources;
     const used = new Set<CaseSource>();
-    const inputs = sources.map((source) => ({ source, rows: rowsFor(c, source, used) }));
+    const inputs = await Promise.all(sources.map(async (source) => ({ source, rows: await rowsFor(c, source, used) })));
     assert.equal(used.size, c.sources.length, `${name}: every source of the case is one the module reads`);
     const lines = serializeRows(module, await convertRows(module, args, inputs)).split("\n").slice(0, -1);
     assert.deepEqual(lines, c.expected);
