@@ -14,3 +14,4 @@ export * from "./rollout-cleanup.ts";
 export * from "./mcp.ts";
 export * from "./config-keys.ts";
 export * from "./instance-config.ts";
+export * from "./agent-rollout.ts";
