@@ -1,19 +1,19 @@
-// CVDP (Verilog design problems). The model's RTL — the files an agent wrote (`rtl_files`), else parsed out of its
-// answer — runs in the task's harness; reward 1.0 iff the harness passes. Code-comprehension categories (6, 8, 9, 10),
-// which NeMo Gym scores by BLEU/ROUGE, and CVDP's cocotb harnesses are not ported: a 501 names what is missing. What
-// runs is this port's trace harness (harness.ts), simulated with Icarus Verilog in a bubblewrap sandbox, whose verdict
-// a design cannot print.
+// CVDP (Verilog design problems). Code-comprehension categories (6, 8, 9, 10) are prose answers scored by BLEU/ROUGE
+// against the row's reference (comprehension.ts). For the others the model's RTL — the files an agent wrote
+// (`rtl_files`), else parsed out of its answer — runs in the task's harness; reward 1.0 iff the harness passes. CVDP's
+// cocotb harnesses are not run (cocotb is not packaged by Debian): a 501 says so. What runs is this port's trace
+// harness (harness.ts), simulated with Icarus Verilog in a bubblewrap sandbox, whose verdict a design cannot print.
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import type { ServerContext } from "../../src/server/definition.ts";
 import { HttpError } from "../../src/protocol/errors.ts";
 import { responseOutputText, type NeMoGymResponse } from "../../src/protocol/index.ts";
+import { pythonStrip, ZeroDivisionError } from "../../src/python/index.ts";
 import { BubblewrapSandbox, type SandboxProvider } from "../../src/sandbox/index.ts";
 import { parseModelResponse } from "./extract.ts";
 import { findTools, iverilogRuntimes } from "./iverilog.ts";
 import { harnessKind, runTraceHarness } from "./harness.ts";
-
-const CODE_COMPREHENSION_CATEGORIES = [6, 8, 9, 10];
+import { CODE_COMPREHENSION_CATEGORIES, scoreComprehension } from "./comprehension.ts";
 
 const Config = z.looseObject({
   /** Per-run wall clock in seconds (NeMo Gym: per compose service). */
@@ -48,7 +48,7 @@ const sandboxes = new WeakMap<ServerContext<CvdpConfig>, SandboxProvider>();
 /** The answer text, or (CVDP: when the message content is empty) the first reasoning item's summaries. */
 function modelOutput(response: NeMoGymResponse): string {
   const text = responseOutputText(response);
-  if (text.trim() !== "") return text;
+  if (pythonStrip(text) !== "") return text;
   for (const item of response.output) {
     if (item.type !== "reasoning") continue;
     const summaries = ((item as { summary?: { text?: unknown }[] }).summary ?? []).map((s) => s.text).filter((t): t is string => typeof t === "string" && t !== "");
@@ -81,9 +81,18 @@ export default resourcesServer({
       const base = { task_id: meta.task_id, category, difficulty, extracted_rtl: null, container_exit_code: null, container_stderr: null, container_services: null, execution_time: 0.0, parse_failed: false, bleu_score: null, rouge_score: null };
 
       const answer = modelOutput(response);
-      if (answer.trim() === "") return { reward: 0.0, ...base };
+      if (pythonStrip(answer) === "") return { reward: 0.0, ...base };
       if (CODE_COMPREHENSION_CATEGORIES.includes(categoryNumber)) {
-        throw new HttpError(501, `cvdp: category ${category} is scored by BLEU/ROUGE against a reference answer (NeMo Gym's subjective path), which this port does not implement yet`);
+        // NeMo Gym's subjective response leaves execution_time unset (None), unlike its other ones.
+        const subjective = { ...base, execution_time: null };
+        const reference = meta.subjective_reference ?? "";
+        if (reference === "") return { reward: 0.0, ...subjective, container_stderr: "No subjective_reference provided for code-comprehension category" };
+        try {
+          return { ...subjective, ...scoreComprehension(categoryNumber, answer, reference) };
+        } catch (error) {
+          if (error instanceof ZeroDivisionError) server.log.error(`cvdp: task ${meta.task_id}: its subjective_reference has fewer than 2 words once punctuation is stripped, so CVDP's ROUGE-2 divides by zero (NeMo Gym answers 500 too)`);
+          throw error;
+        }
       }
       const rtl = rtl_files ?? parseModelResponse(answer, meta.target_files);
       if (!rtl) return { reward: 0.0, ...base, container_stderr: "parse_failed: could not extract RTL from model output", container_services: [], parse_failed: true };
@@ -91,7 +100,7 @@ export default resourcesServer({
       const harness = harnessKind(meta.harness_files);
       if (harness.kind === "none") return { reward: 0.0, ...base, extracted_rtl: rtl, container_exit_code: 1, container_stderr: harness.why, container_services: [] };
       if (harness.kind === "cocotb") {
-        throw new HttpError(501, `cvdp: task ${meta.task_id} has a cocotb harness (src/.env MODULE=${harness.env.MODULE}); running cocotb testbenches needs cocotb and pytest in the sandbox's Python, which this port does not set up or run yet`);
+        throw new HttpError(501, `cvdp: task ${meta.task_id} has a cocotb harness (src/.env MODULE=${harness.env.MODULE}); cocotb is not installed here (Debian does not package it, and the sandbox's Python has neither cocotb nor pytest), so CVDP's cocotb testbenches cannot run`);
       }
       findTools({ iverilog: config.iverilog_path, vvp: config.vvp_path });
       const sandbox = sandboxes.get(server as ServerContext<CvdpConfig>)!;
@@ -117,7 +126,7 @@ export default resourcesServer({
       };
     },
   },
-  floatFields: ["execution_time"],
+  floatFields: ["execution_time", "bleu_score", "rouge_score"],
   routes(app, server) {
     const { config } = server;
     for (const key of ["oss_sim_image", "oss_pnr_image", "eda_sim_image"] as const) {

@@ -15,10 +15,9 @@ import { z } from "zod";
 import { ResponseSchema, type NeMoGymResponse } from "../../src/protocol/index.ts";
 import { HttpError, InnerServerError } from "../../src/protocol/errors.ts";
 import { responseOutputText } from "../../src/protocol/gym.ts";
-import { innerCall, requireOwnSuccess, requireVerifyResponse } from "../../src/client/index.ts";
 import { resolveUnderRoots, searchRoots } from "../../src/config/paths.ts";
 import { computeAggregateMetrics } from "../../src/metrics/index.ts";
-import { responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
+import { alwaysVerifiesKeys, callModel, callOwnResponses, ownResponsesPath, responsesApiAgent, rolloutPathPrefix, verifyRollout, withListInput } from "../../src/server/index.ts";
 import { fillStepPrompt, PromptPathSchema } from "./prompt.ts";
 import { extractPythonCode, isContextWindowMessage, isPrefilled, OUT_OF_CONTEXT, requireSubSteps, stepContext } from "./steps.ts";
 import { scicodeKeyMetrics, scicodeMetrics } from "./metrics.ts";
@@ -80,30 +79,21 @@ export default responsesApiAgent({
   name: "ScicodeAgent",
   config: ScicodeAgentConfig,
   // NeMo Gym's run verifies whatever these say (only its /aggregate_metrics would go empty): refused, not half-done.
-  refusedConfigKeys: {
-    skip_verification: "scicode_agent always verifies (NeMo Gym's run ignores skip_verification)",
-    skip_verification_reward: "scicode_agent always verifies, so there is no reward for a skipped verification",
-  },
+  refusedConfigKeys: alwaysVerifiesKeys("scicode_agent"),
 
   // One model call, as given; the caller's cookies go with it and the model's come back.
-  async responses({ rawParams, cookies, rolloutId, signal }, { config, client }) {
-    const params = typeof rawParams.input === "string" ? { ...rawParams, input: [{ role: "user", content: rawParams.input, type: "message" }] } : rawParams;
-    const modelPath = `${rolloutPathPrefix(rolloutId)}/v1/responses`;
-    const modelUrl = `${config.model_server.name}${modelPath}`;
-    const answer = requireOwnSuccess(await innerCall(modelUrl, () => client.post(config.model_server.name, modelPath, { json: params, cookies, signal })), modelUrl);
-    const parsed = ResponseSchema.safeParse(answer.json());
-    if (!parsed.success) throw new Error(`Received an invalid response from model server: ${answer.text.slice(0, 2000)}`);
-    return { response: parsed.data, cookies: answer.cookies };
+  async responses({ rawParams, cookies, rolloutId, signal }, agent) {
+    return callModel(agent, agent.config.model_server.name, `${rolloutPathPrefix(rolloutId)}/v1/responses`, { json: withListInput(rawParams), cookies, signal });
   },
 
-  async run({ row, cookies: callerCookies, signal }, { config, client, instanceName, globalConfig }) {
+  async run({ row, cookies: callerCookies, signal }, agent) {
+    const { config } = agent;
     const checked = RunRow.safeParse(row);
     if (!checked.success) throw new HttpError(422, `scicode_agent needs problem_id, sub_steps and required_dependencies: ${checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     const { problem_id: problemId, required_dependencies: dependencies } = checked.data;
     const subSteps = requireSubSteps(checked.data.sub_steps, config.with_background);
 
-    const selfPath = `${rolloutPathPrefix(rolloutIdForRow(row, globalConfig))}/v1/responses`;
-    const selfUrl = `${instanceName}${selfPath}`;
+    const selfPath = ownResponsesPath(row, agent);
     let cookies = callerCookies;
     const codeSoFar: string[] = [];
     const solutions: Record<string, string> = {};
@@ -127,7 +117,7 @@ export default responsesApiAgent({
 
       let answer;
       try {
-        answer = requireOwnSuccess(await innerCall(selfUrl, () => client.post(instanceName, selfPath, { json: { input: [{ role: "user", content }] }, cookies, signal })), selfUrl);
+        answer = await callOwnResponses(agent, selfPath, { json: { input: [{ role: "user", content }] }, cookies, signal });
       } catch (error) {
         if (!isContextWindowError(error)) throw error;
         outOfContext = true;
@@ -141,13 +131,7 @@ export default responsesApiAgent({
       solutions[key] = `${previousCode}\n${code}`;
     }
 
-    const resources = config.resources_server.name;
-    const verifyUrl = `${resources}/verify`;
-    const verified = requireOwnSuccess(
-      await innerCall(verifyUrl, () => client.post(resources, "/verify", { json: { ...row, solutions, response: lastResponse ?? emptyResponse() }, cookies, signal })),
-      verifyUrl,
-    );
-    return requireVerifyResponse(verified, verifyUrl);
+    return verifyRollout(agent, config.resources_server.name, { json: { ...row, solutions, response: lastResponse ?? emptyResponse() }, cookies, signal });
   },
 
   // Computed here, as NeMo Gym's agent does: the reward profile plus SciCode's pooled sub-step accuracy.

@@ -4,10 +4,10 @@
 // timeout, a 502/503/504 or a body that is not the server's JSON ends the attempt as a typed failure instead.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ResponseCreateParamsSchema, ResponseSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
-import { innerCall, raiseForStatus, requireOwnSuccess, requireSessionCookie, requireVerifyResponse, toolOutputText } from "../../src/client/index.ts";
+import { ResponseCreateParamsSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
+import { innerCall, raiseForStatus, toolOutputText } from "../../src/client/index.ts";
 import { pathSegment } from "../../src/client/path-segment.ts";
-import { pythonJsonDumps, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
+import { callModel, pythonJsonDumps, responsesApiAgent, rolloutPathPrefix, seededOwnResponses, verifyRollout, withListInput } from "../../src/server/index.ts";
 import { PyException, PyJsonDecodeError } from "../../src/python/exception.ts";
 import { jsonLoads, jsonTypeName } from "../../src/python/json-value.ts";
 
@@ -50,8 +50,9 @@ export default responsesApiAgent({
   name: "SimpleAgent",
   config: SimpleAgentConfig,
 
-  async responses({ rawParams, cookies, rolloutId, signal }, { config, client }) {
-    const input: unknown[] = typeof rawParams.input === "string" ? [{ role: "user", content: rawParams.input, type: "message" }] : [...rawParams.input];
+  async responses({ rawParams, cookies, rolloutId, signal }, agent) {
+    const { config, client } = agent;
+    const input: unknown[] = [...withListInput(rawParams).input];
     const newOutputs: unknown[] = [];
     const modelPath = `${rolloutPathPrefix(rolloutId)}/v1/responses`;
     let usage: Usage | null = null;
@@ -64,17 +65,9 @@ export default responsesApiAgent({
 
     for (let step = 1; ; step++) {
       signal.throwIfAborted();
-      const modelUrl = `${config.model_server.name}${modelPath}`;
-      const modelAnswer = requireOwnSuccess(
-        await innerCall(modelUrl, () =>
-          client.post(config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies, signal }),
-        ),
-        modelUrl,
-      );
+      const modelAnswer = await callModel(agent, config.model_server.name, modelPath, { json: { ...rawParams, input: [...input, ...newOutputs] }, cookies: modelCookies, signal });
       modelCookies = modelAnswer.cookies;
-      const parsed = ResponseSchema.safeParse(modelAnswer.json());
-      if (!parsed.success) throw new Error(`Received an invalid response from model server: ${modelAnswer.text.slice(0, 2000)}`);
-      lastResponse = parsed.data;
+      lastResponse = modelAnswer.response;
       const output = lastResponse.output as ResponseInputItem[];
       newOutputs.push(...output);
       usage = addUsage(usage, lastResponse.usage);
@@ -117,30 +110,15 @@ export default responsesApiAgent({
     };
   },
 
-  async run({ row, cookies, signal }, { config, client, instanceName, globalConfig }) {
+  async run(call, agent) {
+    const { config } = agent;
     const resources = config.resources_server.name;
-    const seedUrl = `${resources}/seed_session`;
-    const seeded = requireOwnSuccess(await innerCall(seedUrl, () => client.post(resources, "/seed_session", { json: row, cookies, signal })), seedUrl);
-    // Without the session cookie the loop would run in a fresh, unseeded session: that answer is not the server's.
-    const sessionCookies = requireSessionCookie(seeded, seedUrl);
-
-    const selfPath = `${rolloutPathPrefix(rolloutIdForRow(row, globalConfig))}/v1/responses`;
-    const selfUrl = `${instanceName}${selfPath}`;
-    const loop = requireOwnSuccess(
-      await innerCall(selfUrl, () => client.post(instanceName, selfPath, { json: row.responses_create_params, cookies: sessionCookies, signal })),
-      selfUrl,
-    );
-
+    const loop = await seededOwnResponses(agent, resources, call);
     if (config.skip_verification) {
-      const responses_create_params = ResponseCreateParamsSchema.parse(row.responses_create_params);
-      return { ...row, responses_create_params, response: loop.json(), reward: config.skip_verification_reward, verification_skipped: true };
+      const responses_create_params = ResponseCreateParamsSchema.parse(call.row.responses_create_params);
+      return { ...call.row, responses_create_params, response: loop.json(), reward: config.skip_verification_reward, verification_skipped: true };
     }
-    const verifyUrl = `${resources}/verify`;
-    const verified = requireOwnSuccess(
-      await innerCall(verifyUrl, () => client.post(resources, "/verify", { json: { ...row, response: loop.json() }, cookies: loop.cookies, signal })),
-      verifyUrl,
-    );
-    return requireVerifyResponse(verified, verifyUrl);
+    return verifyRollout(agent, resources, { json: { ...call.row, response: loop.json() }, cookies: loop.cookies, signal: call.signal });
   },
 
   // As in NeMo Gym, the environment owns its metrics: proxy to the resources server (nothing when verify is skipped).

@@ -10,7 +10,7 @@
 // Around them: repr.ts (repr of str and bytes), exception.ts (PyException and its kinds; exceptionRepr for any
 // thrown error), json-dumps.ts (json.dumps: Python's defaults and NeMo Gym's compact wire form), float.ts
 // (repr(float), format(x, ".Ng"), round, statistics.mean), sum.ts (builtin sum, CPython 3.12), math.ts (int / int,
-// math.exp, math.gcd), numbers.ts (int() and float() of text), decimal.ts (decimal.Decimal), str.ts (str methods
+// math.exp, math.fsum, math.gcd), numbers.ts (int() and float() of text), decimal.ts (decimal.Decimal), str.ts (str methods
 // over code points), chars.ts (the character classes of isspace and re), escapes.ts (backslash escapes), pickle.ts (pickle.loads of a str), re/
 // (the re module: translate.ts and pattern.ts), pydantic/ (pydantic v2 lax validation, smart unions; its own index.ts).
 //
@@ -70,7 +70,7 @@ export {
 // ---- numbers ----
 export { complexRepr, floatParts, floatRepr, formatG, pythonMean, pythonRound } from "./float.ts";
 export { PythonSum, pythonSum } from "./sum.ts";
-export { gcd, pythonExp, trueDivide } from "./math.ts";
+export { gcd, pythonExp, pythonFsum, trueDivide } from "./math.ts";
 export { asciiDigits, pythonFloat, pythonInt, pythonIntBig } from "./numbers.ts";
 export { adjusted, decimalAbs, decimalEquals, decimalLessOrEqual, decimalQuantize, decimalSubtract, isZero, parseDecimal, type Decimal, type FiniteDecimal } from "./decimal.ts";
 

@@ -1,7 +1,7 @@
 // Python arithmetic JavaScript does not give bit for bit: `int / int` and `float(Fraction)` (correctly rounded
 // from the exact ratio, any size), `math.exp` (glibc's algorithm, below; V8's `Math.exp` is often 1 ulp off,
-// e.g. exp(-5/3)) and `math.gcd` of ints. (`format(x, ".Ng")` and `round()` are float.ts.)
-import { OverflowError, ZeroDivisionError } from "./exception.ts";
+// e.g. exp(-5/3)), `math.fsum` and `math.gcd` of ints. (`format(x, ".Ng")` and `round()` are float.ts.)
+import { OverflowError, ValueError, ZeroDivisionError } from "./exception.ts";
 
 const bitLength = (n: bigint): number => (n === 0n ? 0 : n.toString(2).length);
 
@@ -200,4 +200,61 @@ export function gcd(a: bigint, b: bigint): bigint {
   b = b < 0n ? -b : b;
   while (b !== 0n) [a, b] = [b, a % b];
   return a;
+}
+
+// ---- math.fsum ----
+
+/**
+ * Python's `math.fsum`: the exactly rounded sum, as CPython 3.11 computes it — Shewchuk's non-overlapping
+ * partials, then a half-even correction of the last one. Non-finite summands are summed apart (inf + -inf is a
+ * ValueError, a nan gives nan); a finite sum that overflows is an OverflowError.
+ */
+export function pythonFsum(values: Iterable<number>): number {
+  let partials: number[] = [];
+  let specialSum = 0;
+  let infSum = 0;
+  for (const value of values) {
+    let x = value;
+    const next: number[] = [];
+    for (const partial of partials) {
+      let y = partial;
+      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+      const hi = x + y;
+      const lo = y - (hi - x);
+      if (lo !== 0) next.push(lo);
+      x = hi;
+    }
+    partials = next;
+    if (x === 0) continue;
+    if (Number.isFinite(x)) {
+      partials.push(x);
+      continue;
+    }
+    if (Number.isFinite(value)) throw new OverflowError("intermediate overflow in fsum");
+    if (!Number.isNaN(value)) infSum += value;
+    specialSum += value;
+    partials = [];
+  }
+  if (specialSum !== 0 || Number.isNaN(specialSum)) {
+    if (Number.isNaN(infSum)) throw new ValueError("-inf + inf in fsum");
+    return specialSum;
+  }
+  let n = partials.length;
+  if (n === 0) return 0;
+  let hi = partials[--n]!;
+  let lo = 0;
+  while (n > 0) {
+    const x = hi;
+    const y = partials[--n]!;
+    hi = x + y;
+    lo = y - (hi - x);
+    if (lo !== 0) break;
+  }
+  // Half-even: when the partials below lo have lo's sign, the exact sum is past the midpoint hi + lo suggests.
+  if (n > 0 && ((lo < 0 && partials[n - 1]! < 0) || (lo > 0 && partials[n - 1]! > 0))) {
+    const y = lo * 2;
+    const x = hi + y;
+    if (y === x - hi) hi = x;
+  }
+  return hi;
 }

@@ -70,6 +70,15 @@ function setCookies(reply: FastifyReply, cookies: Record<string, string>): void 
   if (lines.length > 0) reply.header("set-cookie", lines);
 }
 
+/**
+ * refusedConfigKeys for an agent whose /run always verifies: NeMo Gym's reads neither key, so setting one would
+ * silently mean nothing.
+ */
+export const alwaysVerifiesKeys = (agent: string): Record<string, string> => ({
+  skip_verification: `${agent} always verifies (NeMo Gym's run ignores skip_verification)`,
+  skip_verification_reward: `${agent} always verifies, so there is no reward for a skipped verification`,
+});
+
 export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): ServerDefinition<Config> {
   return defineServer<Config>({
     serverType: "responses_api_agents",

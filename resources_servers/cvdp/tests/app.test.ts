@@ -10,7 +10,7 @@ import { parseModelResponse } from "../extract.ts";
 import { parseDotEnv, workspacePath } from "../harness.ts";
 
 const rows = readRows(join(import.meta.dirname, "../data/example.jsonl")) as Record<string, any>[];
-const [counterRow, adderRow] = rows as [Record<string, any>, Record<string, any>];
+const [counterRow, adderRow, syncSpecRow, prioQaRow] = rows as [Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>];
 
 const COUNTER = "module counter(input clk, input rst, input en, output reg [3:0] count);\n  always @(posedge clk) if (rst) count <= 0; else if (en) count <= count + 1;\nendmodule\n";
 const ADDER = "module adder(input [7:0] a, input [7:0] b, input cin, output [7:0] sum, output cout);\n  assign {cout, sum} = a + b + cin;\nendmodule\n";
@@ -83,14 +83,41 @@ test("no iverilog: a 501 naming it, never a 0", async () => {
   assert.match(text, /iverilog is not installed here/);
 });
 
-test("a cocotb harness (every CVDP row) is a 501 naming cocotb; a BLEU category is a 501", async () => {
+test("a cocotb harness (every CVDP row) is a 501 naming cocotb and why it is missing", async () => {
   const cocotbRow = { ...adderRow, verifier_metadata: { ...adderRow.verifier_metadata, harness_files: { "docker-compose.yml": "services:\n  direct:\n    command: pytest /src/test_runner.py\n", "src/.env": "SIM = icarus\nTOPLEVEL = adder\nMODULE = test_adder\nVERILOG_SOURCES = /code/rtl/adder.sv\n" } } };
   const cocotb = await verify(server, cocotbRow, fenced(ADDER));
   assert.equal(cocotb.status, 501);
-  assert.match(cocotb.text, /cocotb/);
-  const comprehension = await verify(server, { ...adderRow, verifier_metadata: { ...adderRow.verifier_metadata, categories: ["cid006", "easy"] } }, "It adds.");
-  assert.equal(comprehension.status, 501);
-  assert.match(comprehension.text, /BLEU/);
+  assert.match(cocotb.text, /cocotb harness \(src\/\.env MODULE=test_adder\); cocotb is not installed here \(Debian does not package it/);
+});
+
+// Expected scores: NLTK 3.10.3 through NeMo Gym's cvdp_lib/subjective.py (calculate_BLEU / calculate_ROUGE with
+// n = 2 on the stripped answer), computed once outside the tests; tests/ports/text-overlap.test.ts has the full table.
+const SYNC_ANSWER = "sync2 is a two-flop synchronizer: on each rising edge of clk, d is sampled into meta and meta is copied to q, so q follows d two cycles later. rst_n is an asynchronous active-low reset that clears both registers.";
+const PRIO_ANSWER = "Bit 3 of req has the highest priority, so the highest set bit wins and idx is its index. When req is zero, valid is low and idx is 0.";
+
+test("code comprehension (cid006, cid009): reward is the BLEU-2 score against subjective_reference, ROUGE-2 recall beside it", async () => {
+  for (const [row, answer, bleu, rouge] of [[syncSpecRow, SYNC_ANSWER, 0.49502993655228855, 0.52], [prioQaRow, PRIO_ANSWER, 0.43642398566044477, 0.4]] as const) {
+    const { status, text, body } = await verify(server, row, answer);
+    assert.equal(status, 200, text);
+    assert.deepEqual(
+      [body.reward, body.bleu_score, body.rouge_score, body.category, body.execution_time, body.extracted_rtl, body.container_exit_code, body.parse_failed],
+      [bleu, bleu, rouge, row.verifier_metadata.categories[0], null, null, null, false],
+    );
+  }
+  // The reference itself scores 1.0, written as Python writes a float; no shared word is exactly 0.
+  const same = await verify(server, syncSpecRow, `  ${syncSpecRow.verifier_metadata.subjective_reference}\n`);
+  assert.match(same.text, /"reward":1\.0,.*"bleu_score":1\.0,"rouge_score":1\.0/);
+  const none = await verify(server, prioQaRow, "Nobody knows.");
+  assert.match(none.text, /"reward":0\.0,.*"bleu_score":0\.0,"rouge_score":0\.0/);
+});
+
+test("code comprehension without subjective_reference scores 0 and says why; a one-word reference is NeMo Gym's 500 (ROUGE-2 divides by zero)", async () => {
+  const noReference = await verify(server, { ...prioQaRow, verifier_metadata: { ...prioQaRow.verifier_metadata, subjective_reference: null } }, PRIO_ANSWER);
+  assert.equal(noReference.status, 200);
+  assert.deepEqual([noReference.body.reward, noReference.body.container_stderr, noReference.body.bleu_score], [0.0, "No subjective_reference provided for code-comprehension category", null]);
+  const oneWord = await verify(server, { ...prioQaRow, verifier_metadata: { ...prioQaRow.verifier_metadata, subjective_reference: "Zero." } }, PRIO_ANSWER);
+  assert.equal(oneWord.status, 500);
+  assert.equal(oneWord.body, "ZeroDivisionError('division by zero')");
 });
 
 test("empty answer: 0 with nothing run; unparsable multi-file answer: parse_failed; rtl_files are graded as given", async () => {
