@@ -6,7 +6,7 @@
 // is: an edited template is the user's choice, as it is in NeMo Gym.
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { PROJECT_ROOT } from "../config/index.ts";
+import { parseConfigYaml, PROJECT_ROOT } from "../config/index.ts";
 import { NEMO_GYM_SERVER_FILE_SHA256, nemoGymRawBaseUrl } from "../config/nemo-gym-files.ts";
 import { fetchPinnedFile, PinnedFileError } from "../client/pinned-file.ts";
 import { HttpError } from "../protocol/errors.ts";
@@ -57,4 +57,21 @@ async function loadTemplate(absolute: string): Promise<string> {
     }
   }
   return readFileSync(absolute, "utf8");
+}
+
+/**
+ * A string field of a YAML prompt file (NeMo Gym's `prompts/judge.yaml` files hold the template under `user`), read as
+ * yaml.safe_load reads it. A file that is not such a mapping is a 501 naming the file and the key.
+ */
+export async function readJudgePromptYamlField(serverDir: string, path: string, key: string): Promise<string> {
+  const text = await readJudgePromptFile(serverDir, path);
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parseConfigYaml(text, judgePromptPath(serverDir, path));
+  } catch (error) {
+    throw new HttpError(501, `the judge prompt ${judgePromptPath(serverDir, path)} is not a YAML mapping: ${(error as Error).message}`);
+  }
+  const value = parsed[key];
+  if (typeof value !== "string") throw new HttpError(501, `the judge prompt ${judgePromptPath(serverDir, path)} has no string '${key}' (the template)`);
+  return value;
 }

@@ -17,20 +17,20 @@ export interface RepliesJudge {
   definition: ServerDefinition;
   /** The replies of the next verify; what was left of the previous ones is dropped. */
   load(replies: readonly JudgeReply[]): void;
-  /** The prompts (input) of the calls answered since the last load. */
-  readonly asked: unknown[];
+  /** The requests (as the model server validated them) of the calls answered since the last load. */
+  readonly asked: Record<string, unknown>[];
   /** Replies not used since the last load. */
   remaining(): number;
 }
 
 export function repliesJudge(): RepliesJudge {
   let queue: JudgeReply[] = [];
-  const asked: unknown[] = [];
+  const asked: Record<string, unknown>[] = [];
   const definition = responsesApiModel({
     name: "RepliesJudge",
     config: z.looseObject({}),
     async responses({ params }) {
-      asked.push(params.input);
+      asked.push(params as unknown as Record<string, unknown>);
       const reply = queue.shift();
       if (reply === undefined) throw new HttpError(404, "replies judge: no recorded reply left for this call");
       if (typeof reply === "string") return responseWith([assistantMessage(reply)]) as unknown as NeMoGymResponse;
