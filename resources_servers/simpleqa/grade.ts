@@ -3,19 +3,10 @@
 // C (NOT_ATTEMPTED) — found by NeMo Skills' lenient rules, C when nothing fits.
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
 import { pythonStrip } from "../../src/python/str.ts";
+import { lastAssistantAnswerText } from "../../src/ports/assistant-answer-text.ts";
 
-/** The last assistant message with text parts: those parts joined by newlines, stripped ("" when there is none). */
-export function lastAssistantText(response: NeMoGymResponse): string {
-  for (const item of [...response.output].reverse() as { type?: unknown; role?: unknown; content?: unknown }[]) {
-    if (item.type !== "message" || item.role !== "assistant") continue;
-    let texts: string[] = [];
-    if (Array.isArray(item.content)) texts = item.content.flatMap((part: { text?: unknown }) => (typeof part?.text === "string" ? [part.text] : []));
-    else if (typeof item.content === "string") texts = [item.content];
-    // A message without text (a refusal part, say) is passed over for an earlier one.
-    if (texts.length > 0) return pythonStrip(texts.join("\n"));
-  }
-  return "";
-}
+/** The answer text: the last assistant message with text parts, joined by newlines and stripped; "" when none. */
+export const lastAssistantText = (response: NeMoGymResponse): string => lastAssistantAnswerText(response, { stripThinking: false });
 
 const GRADES = ["A", "B", "C"] as const;
 export type Grade = (typeof GRADES)[number];

@@ -97,6 +97,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "disable_session_restore",
   ],
   "resources_servers/nvarc": [...RESOURCES_SERVER, "agent_mode", "python_timeout_seconds"],
+  "resources_servers/omniscience": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
