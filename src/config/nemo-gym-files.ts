@@ -41,3 +41,16 @@ export function benchmarkOfPrepareScript(prepareScript: string | undefined): str
   if (match[2]) return match[1]!.includes("/") ? `${match[1]}/${match[2]}` : `${match[1]}/config_${match[2]}`;
   return match[1];
 }
+
+/**
+ * Files of NeMo Gym's resources servers that a ported server reads as they are (judge prompt templates), by
+ * repository path, sha256 at NEMO_GYM_COMMIT. The server fetches one into its own folder the first time it needs it
+ * (git ignores it there); a copy already in place must have this digest.
+ */
+export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Object.freeze({
+  "resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt": "9c87da7e5e241fadc25cc624df0a06e06f12cacb3926d770107d536988849de5",
+  "resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt": "40ca2bea03f7e37bb887f176370aa3ca9064293d1d5fab175bde3c4cae1cf4b2",
+  "resources_servers/omniscience/prompts/judge.yaml": "311c06a8f6a29cc49b0be44c6f6fad98b867f93126ea6bdd99f865968e02a3e8",
+  "resources_servers/simpleqa/prompts/judge.yaml": "4a3d86145f611fffef67e56bd1df9da6ce6c2bd6ab91c8cacd038ed81aab0d9c",
+  "resources_servers/text_to_sql/prompts.py": "7b6676abe381967ef970074309ad683799a10fb6306f03068b25936a1dacf855",
+});

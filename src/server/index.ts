@@ -17,3 +17,4 @@ export * from "./instance-config.ts";
 export * from "./judge.ts";
 export * from "./judge-cache.ts";
 export * from "./agent-rollout.ts";
+export * from "./judge-prompt-file.ts";

@@ -1,0 +1,46 @@
+// The answer text NeMo Gym's knowledge-QA judge servers (simpleqa, omniscience, frontierscience_judge) read from a
+// Responses answer — the model's, and the judge's too when it is asked over /v1/responses: the last assistant message
+// that has text parts, joined by newlines and stripped; optionally without its thinking traces, as NeMo Skills'
+// parse_reasoning does (<think>…</think> and <thinking>…</thinking> blocks, then anything up to a stray closing tag
+// at the start). Python regex semantics (src/python/re).
+import type { NeMoGymResponse } from "../protocol/index.ts";
+import { compilePythonRegex } from "../python/re/index.ts";
+import { pythonStrip } from "../python/str.ts";
+
+const THINKING_TRACES = [
+  compilePythonRegex("<think>.*?</think>", { dotAll: true }),
+  compilePythonRegex("<thinking>.*?</thinking>", { dotAll: true }),
+  compilePythonRegex("^.*?</think>", { dotAll: true }),
+  compilePythonRegex("^.*?</thinking>", { dotAll: true }),
+];
+
+export function stripThinkingTraces(text: string): string {
+  let stripped = text;
+  for (const trace of THINKING_TRACES) stripped = trace.sub("", stripped);
+  return pythonStrip(stripped);
+}
+
+/** The last assistant message with text parts (a message without any, e.g. a refusal, is passed over); "" when none. */
+export function lastAssistantAnswerText(response: Pick<NeMoGymResponse, "output">, options: { stripThinking: boolean }): string {
+  for (const item of [...response.output].reverse() as { type?: unknown; role?: unknown; content?: unknown }[]) {
+    if (item.type !== "message" || item.role !== "assistant") continue;
+    let texts: string[] = [];
+    if (Array.isArray(item.content)) texts = item.content.flatMap((part: { text?: unknown }) => (typeof part?.text === "string" ? [part.text] : []));
+    else if (typeof item.content === "string") texts = [item.content];
+    if (texts.length === 0) continue;
+    const text = pythonStrip(texts.join("\n"));
+    return options.stripThinking ? stripThinkingTraces(text) : text;
+  }
+  return "";
+}
+
+/**
+ * The model's answer as these servers judge it: thinking traces stripped, and nothing at all when a trace was opened
+ * but never closed (the answer was cut off mid-reasoning).
+ */
+export function answerAfterThinking(response: Pick<NeMoGymResponse, "output">): string {
+  const raw = lastAssistantAnswerText(response, { stripThinking: false });
+  const opened = raw.includes("<think>") || raw.includes("<thinking>");
+  const closed = raw.includes("</think>") || raw.includes("</thinking>");
+  return opened && !closed ? "" : lastAssistantAnswerText(response, { stripThinking: true });
+}
