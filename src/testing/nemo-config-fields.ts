@@ -13,6 +13,16 @@ const MODEL = RUN_SERVER;
 
 /** `<server type>/<name>` → the fields its NeMo Gym config class declares (inherited ones included). */
 export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "resources_servers/abstention": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "judge_prompt_template",
+    "abstention_reward",
+    "abstention_token",
+    "correct_reward",
+    "incorrect_reward",
+  ],
   "resources_servers/arc_agi": RESOURCES_SERVER,
   "resources_servers/bigcodebench": [
     ...RESOURCES_SERVER,
