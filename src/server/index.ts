@@ -18,3 +18,4 @@ export * from "./judge.ts";
 export * from "./judge-cache.ts";
 export * from "./agent-rollout.ts";
 export * from "./judge-prompt-file.ts";
+export * from "./nemo-gym-text.ts";
