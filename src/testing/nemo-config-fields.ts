@@ -65,6 +65,17 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "library_verifier_max_concurrency",
   ],
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/multichallenge": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "aggregation_mode",
+    "judge_prompt_template",
+    "judge_system_message",
+    "parallel_evaluation",
+    "yes_label",
+    "no_label",
+  ],
   "resources_servers/ns_tools": [
     ...RESOURCES_SERVER,
     "default_verifier",
