@@ -100,6 +100,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "disable_session_restore",
   ],
   "resources_servers/nvarc": [...RESOURCES_SERVER, "agent_mode", "python_timeout_seconds"],
+  "resources_servers/proof_verification": [...RESOURCES_SERVER, "judge_model_server", "judge_model_name", "temperature", "top_p", "max_tokens", "assert_think_end"],
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/single_step_tool_use_with_argument_comparison": [...RESOURCES_SERVER, "tool_call_comparator_config"],
