@@ -77,6 +77,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/math_advanced_calculations": RESOURCES_SERVER,
+  "resources_servers/math_proof_judgement": RESOURCES_SERVER,
   "resources_servers/math_with_code": [...RESOURCES_SERVER, "max_execution_time"],
   "resources_servers/math_with_judge": [
     ...RESOURCES_SERVER,
