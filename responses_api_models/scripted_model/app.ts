@@ -12,7 +12,7 @@ import { inputItems, type Item } from "./conversation.ts";
 import { fakeLogProbs, fakeTokenIds } from "./fake-tokens.ts";
 import { heuristicTurn } from "./heuristic.ts";
 import { ReplayLibrary, ReplayNoMatchError } from "./replay.ts";
-import { compileJudgeRules, JudgeReplayLibrary, judgePromptText, ruleAnswer, type JudgeRule } from "./judge.ts";
+import { compileJudgeRules, JudgeReplayLibrary, judgePromptText, ruleAnswer, withGenRMRoles, type JudgeRule } from "./judge.ts";
 
 const ScriptedModelConfig = z.looseObject({
   mode: z.enum(["heuristic", "replay", "judge_replay", "judge_rules"]).default("heuristic"),
@@ -117,11 +117,12 @@ export default responsesApiModel({
         throw error;
       }
     } else if (config.mode === "judge_replay" || config.mode === "judge_rules") {
-      const recorded = config.mode === "judge_replay" ? state.judgements!.answer(items) : undefined;
-      const ruled = config.mode === "judge_rules" ? ruleAnswer(state.rules!, items) : undefined;
+      const judged = withGenRMRoles(items, (rawParams as { metadata?: unknown }).metadata);
+      const recorded = config.mode === "judge_replay" ? state.judgements!.answer(judged) : undefined;
+      const ruled = config.mode === "judge_rules" ? ruleAnswer(state.rules!, judged) : undefined;
       if (recorded === undefined && ruled === undefined) {
         const what = config.mode === "judge_replay" ? "no recorded judgement has this prompt" : "no judge rule matches this prompt";
-        throw new HttpError(404, `scripted_model (${config.mode}): ${what}: ${JSON.stringify(judgePromptText(items).slice(0, 200))}`);
+        throw new HttpError(404, `scripted_model (${config.mode}): ${what}: ${JSON.stringify(judgePromptText(judged).slice(0, 200))}`);
       }
       output = recorded ? (recorded.output as Item[]) : messageOutput(items, ruled!);
       usage = (recorded?.usage as Usage | null | undefined) ?? usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));

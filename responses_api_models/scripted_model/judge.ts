@@ -15,6 +15,21 @@ export function judgePromptKey(items: Item[]): string {
 /** The plain text a rule is matched against: the messages' texts joined by blank lines. */
 export const judgePromptText = (items: Item[]) => items.filter(isMessage).map(messageText).join("\n\n");
 
+/**
+ * A GenRM pair request (genrm_compare) carries the two responses, and optionally the principle, in `metadata`;
+ * NeMo Gym's genrm_model appends them as messages of the roles `principle`, `response_1`, `response_2`. The judge
+ * modes do the same, so a rule or a recording sees the pair it judges.
+ */
+export function withGenRMRoles(items: Item[], metadata: unknown): Item[] {
+  if (metadata === null || typeof metadata !== "object") return items;
+  const { principle, response_1, response_2 } = metadata as Record<string, unknown>;
+  const roles: Item[] = [];
+  if (typeof principle === "string" && principle !== "") roles.push({ type: "message", role: "principle", content: principle });
+  if (typeof response_1 === "string") roles.push({ type: "message", role: "response_1", content: response_1 });
+  if (typeof response_2 === "string") roles.push({ type: "message", role: "response_2", content: response_2 });
+  return roles.length === 0 ? items : [...items, ...roles];
+}
+
 export interface RecordedJudgement {
   output: Item[];
   usage: unknown;

@@ -25,6 +25,16 @@ export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.f
   "benchmarks/prompts/generic/math.yaml": "5513fb19370f19cab30cee7a50ac737a81f13f32cfa48791a033087d3f29dbf9",
 });
 
+/**
+ * Prompt templates NeMo Gym's resources servers read from their own folder (by repository path, sha256 at
+ * NEMO_GYM_COMMIT): fetched into that folder on first use (git-ignored there), never committed.
+ */
+export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Object.freeze({
+  "resources_servers/proof_judge/prompt_templates/meta-verifier.yaml": "50100cdf976dd2c657f8f2b1f82f1230015d8489c05996511127c320e0419cb6",
+  "resources_servers/proof_judge/prompt_templates/verifier.yaml": "e4e8c5bb96cff03846b3c4a300927512ec5def04b59dfffea1a5028f938143de",
+  "resources_servers/proof_verification/prompt_templates/meta-verifier.yaml": "3476cb7f6a3734d6ad9b3ca16bf71512829786c1912ae1fd4850369cc4e2b85c",
+});
+
 export const nemoGymRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[NEMO_GYM_RAW_BASE_URL_ENV] || NEMO_GYM_RAW_BASE_URL).replace(/\/+$/, "");
 
 /** A prompt_config path (as a config spells it) that `gym eval prepare` fetches when it is not here. */
