@@ -25,6 +25,20 @@ export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.f
   "benchmarks/prompts/generic/math.yaml": "5513fb19370f19cab30cee7a50ac737a81f13f32cfa48791a033087d3f29dbf9",
 });
 
+/**
+ * Files of NeMo Gym's resources servers that a ported server reads as data (its judge prompt templates), by
+ * repository path, sha256 at NEMO_GYM_COMMIT: fetched on first use when absent (src/server/nemo-gym-server-file.ts),
+ * git-ignored, never committed.
+ */
+export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Object.freeze({
+  "resources_servers/arena_judge/prompts/arena.yaml": "ff10984e1e3333d8538336602e65f8a63208cad793a169b34ec73a63473c9dc5",
+  "resources_servers/arena_judge/prompts/arena_creative.yaml": "957030034106ec34dfb7c67565619165d310e54b15f0db6a16cfd1907dcc634e",
+  "resources_servers/physics_judge/prompts/judge.yaml": "ca0e67219acbc6dbd837e7face50371fee61c4d0cc98cfb79cac8d7144225560",
+  "resources_servers/ugphysics_judge/prompts/judge.yaml": "b7bd6a02b53f907f57be6d6c90736da01f9d99c831f9c0caef143ede455b31e0",
+  "resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt": "965179b5c2207b3fe2638ebc37003206141591bebe66a10619a41ae50fdf5c79",
+  "resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt": "2bf0f9fcb461fff21df707f677673ccf0c247d6227c98748458e328104e7b6f7",
+});
+
 export const nemoGymRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[NEMO_GYM_RAW_BASE_URL_ENV] || NEMO_GYM_RAW_BASE_URL).replace(/\/+$/, "");
 
 /** A prompt_config path (as a config spells it) that `gym eval prepare` fetches when it is not here. */

@@ -16,3 +16,4 @@ export * from "./config-keys.ts";
 export * from "./instance-config.ts";
 export * from "./judge.ts";
 export * from "./judge-cache.ts";
+export * from "./nemo-gym-server-file.ts";

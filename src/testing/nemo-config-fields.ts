@@ -14,6 +14,16 @@ const MODEL = RUN_SERVER;
 /** `<server type>/<name>` → the fields its NeMo Gym config class declares (inherited ones included). */
 export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "resources_servers/arc_agi": RESOURCES_SERVER,
+  "resources_servers/arena_judge": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_chat_completions_create_params",
+    "judge_prompt_paths",
+    "default_category",
+    "arena_elo_bootstrap_rounds",
+    "arena_elo_bootstrap_seed",
+    "sanitize_generations",
+  ],
   "resources_servers/bigcodebench": [
     ...RESOURCES_SERVER,
     "num_processes",
