@@ -75,6 +75,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "library_verifier_max_concurrency",
   ],
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/physics_judge": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "should_use_judge",
+    "library_verifier_timeout_seconds",
+    "library_verifier_max_concurrency",
+    "use_chat_completions_for_judge",
+    "judge_prompt_path",
+  ],
   "resources_servers/ns_tools": [
     ...RESOURCES_SERVER,
     "default_verifier",
