@@ -104,6 +104,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/spider2_lite": [...RESOURCES_SERVER, "spider2_lite_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
+  "resources_servers/swerl_llm_judge": RESOURCES_SERVER,
   "resources_servers/ugphysics_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
