@@ -1,3 +1,5 @@
+import { replaceLoneSurrogates } from "../../src/python/utf8.ts";
+
 // arena-hard-auto's verdict rule (show_result.py, as NeMo Gym's arena_judge applies it): every `[[...]]` label made
 // of A, B, <, >, = in the judge's text; the verdict is the label when all of them agree and it is one of the five
 // valid ones, else none (no label, labels that disagree, or a label like [[A>>>B]]).
@@ -16,7 +18,7 @@ export function parseVerdict(judgment: string): Verdict | null {
 
 /**
  * NeMo Gym's sanitize_generation: a JSON round trip through UTF-8 with surrogatepass/replace turns each lone
- * surrogate half into three U+FFFD (one per byte of its 3-byte encoding). Its NUL removal never fires (json.dumps
- * has escaped NUL as \u0000 by then), so NULs stay.
+ * surrogate half into three U+FFFD. Its NUL removal never fires (json.dumps has escaped NUL as \u0000 by then), so
+ * NULs stay.
  */
-export const sanitizeGeneration = (text: string): string => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD\uFFFD\uFFFD");
+export const sanitizeGeneration = (text: string): string => replaceLoneSurrogates(text);
