@@ -33,6 +33,15 @@ export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Obj
   "resources_servers/proof_judge/prompt_templates/meta-verifier.yaml": "50100cdf976dd2c657f8f2b1f82f1230015d8489c05996511127c320e0419cb6",
   "resources_servers/proof_judge/prompt_templates/verifier.yaml": "e4e8c5bb96cff03846b3c4a300927512ec5def04b59dfffea1a5028f938143de",
   "resources_servers/proof_verification/prompt_templates/meta-verifier.yaml": "3476cb7f6a3734d6ad9b3ca16bf71512829786c1912ae1fd4850369cc4e2b85c",
+ * Files of NeMo Gym's resources servers that a ported server reads as data (its judge prompt templates), by
+ * repository path, sha256 at NEMO_GYM_COMMIT: fetched on first use when absent (src/server/nemo-gym-server-file.ts),
+ * git-ignored, never committed.
+  "resources_servers/arena_judge/prompts/arena.yaml": "ff10984e1e3333d8538336602e65f8a63208cad793a169b34ec73a63473c9dc5",
+  "resources_servers/arena_judge/prompts/arena_creative.yaml": "957030034106ec34dfb7c67565619165d310e54b15f0db6a16cfd1907dcc634e",
+  "resources_servers/physics_judge/prompts/judge.yaml": "ca0e67219acbc6dbd837e7face50371fee61c4d0cc98cfb79cac8d7144225560",
+  "resources_servers/ugphysics_judge/prompts/judge.yaml": "b7bd6a02b53f907f57be6d6c90736da01f9d99c831f9c0caef143ede455b31e0",
+  "resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt": "965179b5c2207b3fe2638ebc37003206141591bebe66a10619a41ae50fdf5c79",
+  "resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt": "2bf0f9fcb461fff21df707f677673ccf0c247d6227c98748458e328104e7b6f7",
 });
 
 export const nemoGymRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[NEMO_GYM_RAW_BASE_URL_ENV] || NEMO_GYM_RAW_BASE_URL).replace(/\/+$/, "");

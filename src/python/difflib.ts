@@ -30,6 +30,10 @@ function matchingCharacters(a: string, b: string): number {
       }
       j2len = next;
     }
+    // Python then extends the match over equal neighbours that are not junk: the popular characters autojunk left
+    // out of b2j are not junk, so a match runs on through them (no isjunk: nothing is junk).
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) [besti, bestj, bestsize] = [besti - 1, bestj - 1, bestsize + 1];
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
     return [besti, bestj, bestsize];
   };
 

@@ -19,3 +19,4 @@ export * from "./judge-cache.ts";
 export * from "./agent-rollout.ts";
 export * from "./judge-prompt-file.ts";
 export * from "./nemo-gym-text.ts";
+export * from "./nemo-gym-server-file.ts";

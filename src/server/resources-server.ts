@@ -95,8 +95,8 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
   /** POST /<name> for any other name; without it such a call is a 404. */
   unknownTool?: UnknownTool<State, Config, UnknownInput>;
   verify: Verify<State, Config, VerifyInput>;
-  /** Environment metrics over per-task groups of verify responses (NeMo Gym's compute_metrics). */
-  computeMetrics?: MetricsHooks["computeMetrics"];
+  /** Environment metrics over per-task groups of verify responses (NeMo Gym's compute_metrics); `config` is the instance's (NeMo Gym's self.config). */
+  computeMetrics?: (tasks: Parameters<NonNullable<MetricsHooks["computeMetrics"]>>[0], config: Config) => ReturnType<NonNullable<MetricsHooks["computeMetrics"]>>;
   keyMetrics?: MetricsHooks["keyMetrics"];
   /** Verify fields that Python types as float, written with a trailing ".0" when integral (e.g. `set_overlap`). */
   floatFields?: string[];
@@ -303,7 +303,8 @@ export function resourcesServer<
 
       app.post("/aggregate_metrics", async (request) => {
         const { verify_responses } = parseBody(AggregateMetricsRequestSchema, request);
-        return computeAggregateMetrics(verify_responses, { computeMetrics: spec.computeMetrics, keyMetrics: spec.keyMetrics });
+        const computeMetrics = spec.computeMetrics && ((tasks: Parameters<typeof spec.computeMetrics>[0]) => spec.computeMetrics!(tasks, server.config));
+        return computeAggregateMetrics(verify_responses, { computeMetrics, keyMetrics: spec.keyMetrics });
       });
 
       const routes = spec.routes;
