@@ -26,22 +26,36 @@ export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.f
 });
 
 /**
- * Prompt templates NeMo Gym's resources servers read from their own folder (by repository path, sha256 at
- * NEMO_GYM_COMMIT): fetched into that folder on first use (git-ignored there), never committed.
+ * Files of NeMo Gym's resources servers that a ported server reads as data (judge prompt templates, or the config /
+ * module a template string sits in), by repository path, sha256 at NEMO_GYM_COMMIT: fetched on first use when absent,
+ * git-ignored, never committed.
  */
 export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Object.freeze({
+  "resources_servers/abstention/app.py": "62a1594166bea4b266f95c00e7ad078b9264ed4b5b027a5158771f62d3ea4949",
+  "resources_servers/arena_judge/prompts/arena.yaml": "ff10984e1e3333d8538336602e65f8a63208cad793a169b34ec73a63473c9dc5",
+  "resources_servers/arena_judge/prompts/arena_creative.yaml": "957030034106ec34dfb7c67565619165d310e54b15f0db6a16cfd1907dcc634e",
+  "resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt": "9c87da7e5e241fadc25cc624df0a06e06f12cacb3926d770107d536988849de5",
+  "resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt": "40ca2bea03f7e37bb887f176370aa3ca9064293d1d5fab175bde3c4cae1cf4b2",
+  "resources_servers/jailbreak_detection/app.py": "544d9e3b224cf08df3877f07e9acc18e7c961ca689caa0f42cb3acc4b679233b",
+  "resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml": "41d2fce2af56f227382d16aaf42e2908fdfcfe99f7316e512fbe67b0852d029e",
+  "resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml": "1de27f51bd5a3b2077cf51d8352a6e282acecc23b163ddc86ddb4cbb2713d49d",
+  "resources_servers/jailbreak_detection/util.py": "a27ba54ca8d48852103702ea491373e914996c95e90710d2b0b8c2448d193a26",
+  "resources_servers/omniscience/prompts/judge.yaml": "311c06a8f6a29cc49b0be44c6f6fad98b867f93126ea6bdd99f865968e02a3e8",
+  "resources_servers/over_refusal_detection/app.py": "31cbe243b5385acd798a11965d6b7b3c2a08b5949d47f4d7d51101d1739fdbe5",
+  "resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml": "06f2daf57ae2e4b3d67e81e98df31f7719a5d4d5df70ccbbe53fdee40d8e13ec",
+  "resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml": "ec9e1d2463955d73c72bbab98b347df2ffa6113b249bee7cfd9b6d2c4845f35e",
+  "resources_servers/over_refusal_detection/util.py": "8d58330dd3a8ff746a80948300cf12ba1e5518cbfbbfa40dbbdbb49ea48b5eb0",
+  "resources_servers/physics_judge/prompts/judge.yaml": "ca0e67219acbc6dbd837e7face50371fee61c4d0cc98cfb79cac8d7144225560",
   "resources_servers/proof_judge/prompt_templates/meta-verifier.yaml": "50100cdf976dd2c657f8f2b1f82f1230015d8489c05996511127c320e0419cb6",
   "resources_servers/proof_judge/prompt_templates/verifier.yaml": "e4e8c5bb96cff03846b3c4a300927512ec5def04b59dfffea1a5028f938143de",
   "resources_servers/proof_verification/prompt_templates/meta-verifier.yaml": "3476cb7f6a3734d6ad9b3ca16bf71512829786c1912ae1fd4850369cc4e2b85c",
- * Files of NeMo Gym's resources servers that a ported server reads as data (its judge prompt templates), by
- * repository path, sha256 at NEMO_GYM_COMMIT: fetched on first use when absent (src/server/nemo-gym-server-file.ts),
- * git-ignored, never committed.
-  "resources_servers/arena_judge/prompts/arena.yaml": "ff10984e1e3333d8538336602e65f8a63208cad793a169b34ec73a63473c9dc5",
-  "resources_servers/arena_judge/prompts/arena_creative.yaml": "957030034106ec34dfb7c67565619165d310e54b15f0db6a16cfd1907dcc634e",
-  "resources_servers/physics_judge/prompts/judge.yaml": "ca0e67219acbc6dbd837e7face50371fee61c4d0cc98cfb79cac8d7144225560",
-  "resources_servers/ugphysics_judge/prompts/judge.yaml": "b7bd6a02b53f907f57be6d6c90736da01f9d99c831f9c0caef143ede455b31e0",
+  "resources_servers/simpleqa/prompts/judge.yaml": "4a3d86145f611fffef67e56bd1df9da6ce6c2bd6ab91c8cacd038ed81aab0d9c",
   "resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt": "965179b5c2207b3fe2638ebc37003206141591bebe66a10619a41ae50fdf5c79",
   "resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt": "2bf0f9fcb461fff21df707f677673ccf0c247d6227c98748458e328104e7b6f7",
+  "resources_servers/text_to_sql/prompts.py": "7b6676abe381967ef970074309ad683799a10fb6306f03068b25936a1dacf855",
+  "resources_servers/ugphysics_judge/prompts/judge.yaml": "b7bd6a02b53f907f57be6d6c90736da01f9d99c831f9c0caef143ede455b31e0",
+  "resources_servers/xstest/prompt_templates/wildguard_judge.txt": "194824689f567ea4db0c2ff294f44eac9a4937831e76c35e1f97ec862a1f635c",
+  "resources_servers/xstest/prompt_templates/xstest_judge.txt": "7d893e1d2888e0cf98a3d4816f7369c75598ac03a54fea1770fbe84900abcb0d",
 });
 
 export const nemoGymRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[NEMO_GYM_RAW_BASE_URL_ENV] || NEMO_GYM_RAW_BASE_URL).replace(/\/+$/, "");
@@ -61,29 +75,3 @@ export function benchmarkOfPrepareScript(prepareScript: string | undefined): str
   return match[1];
 }
 
-/**
- * Files of NeMo Gym's resources servers that a ported server reads as they are (judge prompt templates), by
- * repository path, sha256 at NEMO_GYM_COMMIT. The server fetches one into its own folder the first time it needs it
- * (git ignores it there); a copy already in place must have this digest.
- */
-export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Object.freeze({
-  "resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt": "9c87da7e5e241fadc25cc624df0a06e06f12cacb3926d770107d536988849de5",
-  "resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt": "40ca2bea03f7e37bb887f176370aa3ca9064293d1d5fab175bde3c4cae1cf4b2",
-  "resources_servers/omniscience/prompts/judge.yaml": "311c06a8f6a29cc49b0be44c6f6fad98b867f93126ea6bdd99f865968e02a3e8",
-  "resources_servers/simpleqa/prompts/judge.yaml": "4a3d86145f611fffef67e56bd1df9da6ce6c2bd6ab91c8cacd038ed81aab0d9c",
-  "resources_servers/text_to_sql/prompts.py": "7b6676abe381967ef970074309ad683799a10fb6306f03068b25936a1dacf855",
- * Files of NeMo Gym's resources servers whose text a ported server reads (judge prompt templates, or the config /
- * module a template string sits in), by repository path, sha256 at NEMO_GYM_COMMIT; fetched at the server's start
- * when its prompt file is absent (src/server/nemo-gym-text.ts).
-  "resources_servers/abstention/app.py": "62a1594166bea4b266f95c00e7ad078b9264ed4b5b027a5158771f62d3ea4949",
-  "resources_servers/xstest/prompt_templates/wildguard_judge.txt": "194824689f567ea4db0c2ff294f44eac9a4937831e76c35e1f97ec862a1f635c",
-  "resources_servers/xstest/prompt_templates/xstest_judge.txt": "7d893e1d2888e0cf98a3d4816f7369c75598ac03a54fea1770fbe84900abcb0d",
-  "resources_servers/over_refusal_detection/app.py": "31cbe243b5385acd798a11965d6b7b3c2a08b5949d47f4d7d51101d1739fdbe5",
-  "resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml": "06f2daf57ae2e4b3d67e81e98df31f7719a5d4d5df70ccbbe53fdee40d8e13ec",
-  "resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml": "ec9e1d2463955d73c72bbab98b347df2ffa6113b249bee7cfd9b6d2c4845f35e",
-  "resources_servers/over_refusal_detection/util.py": "8d58330dd3a8ff746a80948300cf12ba1e5518cbfbbfa40dbbdbb49ea48b5eb0",
-  "resources_servers/jailbreak_detection/app.py": "544d9e3b224cf08df3877f07e9acc18e7c961ca689caa0f42cb3acc4b679233b",
-  "resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml": "41d2fce2af56f227382d16aaf42e2908fdfcfe99f7316e512fbe67b0852d029e",
-  "resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml": "1de27f51bd5a3b2077cf51d8352a6e282acecc23b163ddc86ddb4cbb2713d49d",
-  "resources_servers/jailbreak_detection/util.py": "a27ba54ca8d48852103702ea491373e914996c95e90710d2b0b8c2448d193a26",
-});
