@@ -38,7 +38,7 @@ ifbench_simple_agent:
 );
 const ROWS = join(dir, "rows.jsonl");
 writeFileSync(ROWS, `${JSON.stringify({ responses_create_params: { input: "hi" } })}\n`);
-const UNPORTED = /^error: not available here: ifbench; available resources servers: arc_agi, .*\bcalendar, .*example_session_state_mgmt.*, xlam_fc$/m;
+const UNPORTED = /^error: not available here: ifbench; available resources servers: abstention, arc_agi, .*\bcalendar, .*example_session_state_mgmt.*, xstest$/m;
 
 function assertOneLineBeforeAnyStart(result: { code: number | null; output: string }, pattern: RegExp, marker: string) {
   assert.equal(result.code, 2, result.output);
