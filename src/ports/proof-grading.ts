@@ -6,9 +6,7 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { fetchPinnedFile } from "../client/pinned-file.ts";
-import { NEMO_GYM_SERVER_FILE_SHA256, nemoGymRawBaseUrl } from "../config/nemo-gym-files.ts";
-import { askJudge, HttpError, type JudgeCaller } from "../server/index.ts";
+import { askJudge, HttpError, pinnedNemoGymServerFile, readNemoGymServerFile, type JudgeCaller } from "../server/index.ts";
 import { ValueError } from "../python/exception.ts";
 import { pythonFloat } from "../python/numbers.ts";
 import { pythonFormat } from "../python/str-format.ts";
@@ -160,17 +158,7 @@ export class ProofPromptTemplates {
       return readFileSync(path, "utf8");
     }
     const repoPath = `${this.serverPath}/prompt_templates/${name}`;
-    const dest = join(this.serverDir, "prompt_templates", name);
-    const sha256 = NEMO_GYM_SERVER_FILE_SHA256[repoPath];
-    if (!existsSync(dest)) {
-      if (!sha256) throw new HttpError(501, `prompt template ${dest} is missing`);
-      try {
-        await fetchPinnedFile({ url: `${nemoGymRawBaseUrl()}/${repoPath}`, dest, sha256, maxRetries: 2 });
-      } catch (error) {
-        throw new HttpError(501, `NeMo Gym's prompt template ${repoPath} is not here and could not be fetched (${(error as Error).message}); put it at ${dest} (sha256 ${sha256}) or set prompt_templates_dir`);
-      }
-    }
-    return readFileSync(dest, "utf8");
+    return readNemoGymServerFile(join(this.serverDir, "prompt_templates", name), pinnedNemoGymServerFile(repoPath), "set prompt_templates_dir");
   }
 }
 
