@@ -3,7 +3,7 @@
 // −1 incorrect, 0 otherwise) and the hallucination flag (a confident wrong answer). The model's thinking traces are
 // stripped before the judge sees its answer; a trace never closed leaves no answer.
 import { z } from "zod";
-import { askJudge, askJudgeChat, JudgeError, judgeEndpoint, judgePromptFileProblem, readJudgePromptYamlField, resourcesServer, type JudgeCaller } from "../../src/server/index.ts";
+import { askJudge, askJudgeChat, chatJudgeSamplingParams, JudgeError, judgeEndpoint, judgePromptFileProblem, readJudgePromptYamlField, resourcesServer, type JudgeCaller } from "../../src/server/index.ts";
 import { answerAfterThinking, lastAssistantAnswerText } from "../../src/ports/assistant-answer-text.ts";
 import { pythonFormat } from "../../src/python/str-format.ts";
 import { pythonStrip } from "../../src/python/str.ts";
@@ -35,15 +35,12 @@ const VerifyInput = z.looseObject({
   expected_answer: z.string().nullish(),
 });
 
-/** Python's `x or default` for a sampling parameter. */
-const orDefault = (value: unknown, fallback: number) => (typeof value === "number" && value !== 0 ? value : fallback);
-
 /** The judge's text: over chat only max_tokens / temperature / top_p are sent (NeMo Gym's fallbacks); over responses its last message, thinking stripped. */
 async function judgeText(caller: JudgeCaller, config: Config, prompt: string, row: Record<string, unknown>): Promise<string> {
   const endpoint = judgeEndpoint(config);
   if (config.use_chat_completions_for_judge) {
     const params = config.judge_responses_create_params;
-    const chatEndpoint = { ...endpoint, params: { max_tokens: orDefault(params.max_output_tokens, 64), temperature: orDefault(params.temperature, 0.0), top_p: orDefault(params.top_p, 1.0) } };
+    const chatEndpoint = { ...endpoint, params: chatJudgeSamplingParams(params, 64) };
     return pythonStrip((await askJudgeChat(caller, chatEndpoint, [{ role: "user", content: prompt }], { row })).text);
   }
   const { response } = await askJudge(caller, endpoint, [{ role: "user", content: prompt }], { row });

@@ -5,11 +5,10 @@
 // as a one-message Response, as NeMo Gym synthesizes it.
 import {
   ResponseCreateParamsSchema,
-  ResponseSchema,
   type NeMoGymResponse,
   type ResponseCreateParams,
 } from "../../src/protocol/index.ts";
-import { askJudge, askJudgeChat, readServerPromptConfig, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
+import { askJudge, askJudgeChat, chatAnswerAsResponse, chatJudgeSamplingParams, readServerPromptConfig, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
 import { pythonFormat } from "../../src/python/str-format.ts";
 
 export interface JudgeEvaluation {
@@ -47,7 +46,6 @@ export function responseSaysCorrect(response: NeMoGymResponse): boolean {
 }
 
 /** Python's `x or default` for the three sampling values NeMo Gym carries over to the chat request. */
-const or = (value: unknown, fallback: number) => (typeof value === "number" && value !== 0 ? value : fallback);
 
 export async function judgePhysics(judge: PhysicsJudge, problem: string, generation: string, expectedAnswer: string): Promise<{ correct: boolean; evaluation: JudgeEvaluation }> {
   const prompt = await readServerPromptConfig(judge.promptPath);
@@ -59,18 +57,9 @@ export async function judgePhysics(judge: PhysicsJudge, problem: string, generat
   const responsesParams = ResponseCreateParamsSchema.parse({ ...structuredClone(judge.endpoint.params), input: messages.map((m) => ({ ...m, type: "message" })) });
   if (judge.useChatCompletions) {
     // Only these three sampling values reach the chat request, with NeMo Gym's fallbacks.
-    const chatParams = { max_tokens: or(responsesParams.max_output_tokens, 2048), temperature: or(responsesParams.temperature, 0.0), top_p: or(responsesParams.top_p, 1.0) };
+    const chatParams = chatJudgeSamplingParams(responsesParams, 2048);
     const { completion, text } = await askJudgeChat(judge.caller, { ...judge.endpoint, params: chatParams }, messages, { row: judge.row });
-    const response = ResponseSchema.parse({
-      id: completion.id,
-      created_at: completion.created,
-      model: completion.model,
-      object: "response",
-      output: [{ id: "msg_chat", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
-      parallel_tool_calls: false,
-      tool_choice: "none",
-      tools: [],
-    });
+    const response = chatAnswerAsResponse(completion, text);
     const evaluation = { responses_create_params: responsesParams, response };
     return { correct: text !== "" && judgeSaysCorrect(text), evaluation };
   }

@@ -2,7 +2,7 @@
 // A CORRECT (reward 1.0), B INCORRECT, C NOT_ATTEMPTED — with per-tier indicators, pass@k per tier, F1 and
 // accuracy_given_attempted. The judge is asked over /v1/chat/completions when `use_chat_completions_for_judge`.
 import { z } from "zod";
-import { askJudge, askJudgeChat, JudgeError, judgeEndpoint, judgePromptFileProblem, readJudgePromptYamlField, resourcesServer, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
+import { askJudge, askJudgeChat, chatJudgeSamplingParams, JudgeError, judgeEndpoint, judgePromptFileProblem, readJudgePromptYamlField, resourcesServer, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
 import { pythonStrip } from "../../src/python/str.ts";
 import { pythonFormat } from "../../src/python/str-format.ts";
 import { lastAssistantText, parseJudgeGrade, VERDICTS } from "./grade.ts";
@@ -31,14 +31,11 @@ const VerifyInput = z.looseObject({
   expected_answer: z.string().nullish(),
 });
 
-/** Python's `x or default` for a sampling parameter. */
-const orDefault = (value: unknown, fallback: number) => (typeof value === "number" && value !== 0 ? value : fallback);
-
 /** The judge's text. Over chat, NeMo Gym sends only these three sampling parameters, with its fallbacks. */
 async function judgeText(caller: JudgeCaller, config: Config, endpoint: JudgeEndpoint, prompt: string, row: Record<string, unknown>): Promise<string> {
   if (config.use_chat_completions_for_judge) {
     const params = config.judge_responses_create_params;
-    const chatEndpoint = { ...endpoint, params: { max_tokens: orDefault(params.max_output_tokens, 64), temperature: orDefault(params.temperature, 0.0), top_p: orDefault(params.top_p, 1.0) } };
+    const chatEndpoint = { ...endpoint, params: chatJudgeSamplingParams(params, 64) };
     const { text } = await askJudgeChat(caller, chatEndpoint, [{ role: "user", content: prompt }], { row });
     return pythonStrip(text);
   }

@@ -3,8 +3,8 @@
 // filled from {problem} / {solution} / {expected_answer} / {generation}. The verdict is the "## Equivalence
 // Judgement" header's TRUE/FALSE, else the last standalone TRUE/FALSE word (any case), else none. Python regex
 // semantics (Unicode \s and \b) via src/python/re.
-import { ResponseCreateParamsSchema, ResponseSchema, type NeMoGymResponse, type ResponseCreateParams } from "../../src/protocol/index.ts";
-import { askJudge, askJudgeChat, readServerPromptConfig, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
+import { ResponseCreateParamsSchema, type NeMoGymResponse, type ResponseCreateParams } from "../../src/protocol/index.ts";
+import { askJudge, askJudgeChat, chatAnswerAsResponse, chatJudgeSamplingParams, readServerPromptConfig, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
 import { compilePythonRegex } from "../../src/python/re/index.ts";
 import { pythonFormat } from "../../src/python/str-format.ts";
 
@@ -52,7 +52,6 @@ export interface UGPhysicsFill {
 }
 
 /** Python's `x or default` for the three sampling values NeMo Gym carries over to the chat request. */
-const or = (value: unknown, fallback: number) => (typeof value === "number" && value !== 0 ? value : fallback);
 
 export async function judgeUGPhysics(judge: UGPhysicsJudge, fill: UGPhysicsFill): Promise<{ correct: boolean; verdict: VerdictLabel | null; evaluation: JudgeEvaluation }> {
   const prompt = await readServerPromptConfig(judge.promptPath);
@@ -65,19 +64,10 @@ export async function judgeUGPhysics(judge: UGPhysicsJudge, fill: UGPhysicsFill)
   let text: string | undefined;
   let response: NeMoGymResponse;
   if (judge.useChatCompletions) {
-    const chatParams = { max_tokens: or(responsesParams.max_output_tokens, 2048), temperature: or(responsesParams.temperature, 0.0), top_p: or(responsesParams.top_p, 1.0) };
+    const chatParams = chatJudgeSamplingParams(responsesParams, 2048);
     const answer = await askJudgeChat(judge.caller, { ...judge.endpoint, params: chatParams }, messages, { row: judge.row });
     // NeMo Gym records the chat answer as a one-message Response.
-    response = ResponseSchema.parse({
-      id: answer.completion.id,
-      created_at: answer.completion.created,
-      model: answer.completion.model,
-      object: "response",
-      output: [{ id: "msg_chat", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: answer.text, annotations: [] }] }],
-      parallel_tool_calls: false,
-      tool_choice: "none",
-      tools: [],
-    });
+    response = chatAnswerAsResponse(answer.completion, answer.text);
     text = answer.text;
   } else {
     response = (await askJudge(judge.caller, judge.endpoint, responsesParams.input, { row: judge.row })).response;

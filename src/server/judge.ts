@@ -270,6 +270,31 @@ export async function askJudgeChat(
   return { params, completion: parsed.data, text: typeof content === "string" ? content : "", cached: hit !== undefined };
 }
 
+/** Python's `value or fallback` for a sampling number (None and 0 fall back). */
+const pythonOr = (value: unknown, fallback: number) => (typeof value === "number" && value !== 0 ? value : fallback);
+
+/**
+ * The sampling parameters NeMo Gym's `use_chat_completions_for_judge` servers send over chat: only max_tokens (from
+ * max_output_tokens), temperature and top_p, each `value or fallback`; the max_tokens fallback is the server's own.
+ */
+export function chatJudgeSamplingParams(params: Record<string, unknown>, maxTokensFallback: number): { max_tokens: number; temperature: number; top_p: number } {
+  return { max_tokens: pythonOr(params.max_output_tokens, maxTokensFallback), temperature: pythonOr(params.temperature, 0.0), top_p: pythonOr(params.top_p, 1.0) };
+}
+
+/** A chat judge answer as NeMo Gym records it in the verify response: a Response holding one assistant message. */
+export function chatAnswerAsResponse(completion: ChatCompletion, text: string): NeMoGymResponse {
+  return ResponseSchema.parse({
+    id: completion.id,
+    created_at: completion.created,
+    model: completion.model,
+    object: "response",
+    output: [{ id: "msg_chat", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
+    parallel_tool_calls: false,
+    tool_choice: "none",
+    tools: [],
+  });
+}
+
 /** The model a judge server instance serves, for the cache key: its `model` / `model_name` field, else its name. */
 function judgeModelOf(globalConfig: ConfigDict, serverName: string): string {
   const block = globalConfig[serverName] as Record<string, Record<string, Record<string, unknown>>> | undefined;
