@@ -118,12 +118,20 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
 const ROLLOUT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
- * The row's correlation id, only when observability is on: an explicit `_ng_rollout_id`, else
- * `"<task>-<rollout>"` from the two indices (numbers, or the strings a trial gateway injects), plus `-a<n>` for
- * retries. A malformed explicit id is refused rather than rewritten: the caller could not look it up.
+ * The row's correlation id, only when observability is on (see correlationIdOfRow). A malformed explicit id is
+ * refused rather than rewritten: the caller could not look it up.
  */
 export function rolloutIdForRow(row: Record<string, unknown>, globalConfig: Record<string, unknown>): string | undefined {
   if (globalConfig.observability_enabled !== true) return undefined;
+  return correlationIdOfRow(row);
+}
+
+/**
+ * NeMo Gym's correlation id of a row: an explicit `_ng_rollout_id`, else `"<task>-<rollout>"` from the two indices
+ * (numbers, or the strings a trial gateway injects), plus `-a<n>` for retries; undefined without either. A malformed
+ * explicit id is a 422.
+ */
+export function correlationIdOfRow(row: Record<string, unknown>): string | undefined {
   const explicit = row._ng_rollout_id;
   let rolloutId: string;
   if (explicit !== undefined && explicit !== null) {

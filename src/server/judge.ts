@@ -28,7 +28,7 @@ import type { ConfigDict } from "../config/index.ts";
 import type { ServerClient } from "../client/server-client.ts";
 import type { HttpResponse } from "../client/http-client.ts";
 import { Semaphore } from "../models/semaphore.ts";
-import { rolloutPathPrefix } from "./agent-server.ts";
+import { correlationIdOfRow, rolloutPathPrefix } from "./agent-server.ts";
 import { judgeCacheFor, type JudgeCache } from "./judge-cache.ts";
 
 /** A judge call failed; /verify answers NeMo Gym's judge_failed row instead of a reward. */
@@ -129,23 +129,17 @@ function runtimeOf(caller: JudgeCaller): JudgeRuntime {
   return runtime;
 }
 
-const ROLLOUT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** The row's rollout id as NeMo Gym builds it (`_ng_rollout_id`, else `<task>-<rollout>`, `-a<n>` for retries). */
+/**
+ * The rollout id the agent's model calls carry (correlationIdOfRow), so the judge's calls correlate with them; a
+ * malformed explicit id is the agent's to refuse, and here just leaves the path bare.
+ */
 export function judgedRolloutId(row: Record<string, unknown> | undefined): string | undefined {
   if (!row) return undefined;
-  const explicit = row._ng_rollout_id;
-  let id: string | undefined;
-  if (typeof explicit === "string" && ROLLOUT_ID.test(explicit)) id = explicit;
-  else {
-    const index = (value: unknown) => (Number.isInteger(value) || (typeof value === "string" && ROLLOUT_ID.test(value)) ? String(value) : undefined);
-    const task = index(row._ng_task_index);
-    const rollout = index(row._ng_rollout_index);
-    if (task !== undefined && rollout !== undefined) id = `${task}-${rollout}`;
+  try {
+    return correlationIdOfRow(row);
+  } catch {
+    return undefined;
   }
-  if (id === undefined) return undefined;
-  const attempt = row._ng_attempt_index;
-  return `${id}${Number.isInteger(attempt) && (attempt as number) > 0 ? `-a${attempt}` : ""}`;
 }
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
