@@ -2,6 +2,7 @@
 // the final answer read from a response with the thinking removed, and the aggregation of per-item scores into one
 // reward by `aggregation_mode`.
 import type { NeMoGymResponse } from "../protocol/index.ts";
+import { stripThinkingTraces } from "./assistant-answer-text.ts";
 import { pythonStrip } from "../python/str.ts";
 import { pythonSum } from "../python/sum.ts";
 
@@ -26,12 +27,8 @@ export function finalAnswerText(response: Pick<NeMoGymResponse, "output">, exclu
     } else {
       continue;
     }
-    if (excludeThinking) {
-      text = text.replace(/<think>.*?<\/think>/gs, "").replace(/<thinking>.*?<\/thinking>/gs, "");
-      // Anchored at the start of the text (Python's `^` without MULTILINE): one replacement at most.
-      text = text.replace(/^.*?<\/think>/s, "").replace(/^.*?<\/thinking>/s, "");
-    }
-    return pythonStrip(text);
+    // Unlike lastAssistantAnswerText, a message whose parts hold no text is the answer (""), as in NeMo Gym's multichallenge.
+    return excludeThinking ? stripThinkingTraces(text) : pythonStrip(text);
   }
   return "";
 }
