@@ -419,7 +419,7 @@ function addGroupExamples(root: Command, table: readonly GymCommand[]): void {
 }
 
 /** `ng_run a b` → the arguments it stands for, from the table's `legacyNames` (plus `extra` for root flags). */
-export function legacyExpansions(table: readonly GymCommand[], extra: Readonly<Record<string, readonly string[]>> = {}): Record<string, string[]> {
+export function legacyExpansions(table: readonly Pick<GymCommand, "path" | "legacyNames">[], extra: Readonly<Record<string, readonly string[]>> = {}): Record<string, string[]> {
   const expansions: Record<string, string[]> = {};
   for (const command of table) for (const [name, args] of Object.entries(command.legacyNames)) expansions[name] = [...command.path, ...args];
   for (const [name, args] of Object.entries(extra)) expansions[name] = [...args];

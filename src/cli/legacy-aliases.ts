@@ -1,9 +1,9 @@
 // NeMo Gym's `ng_*` commands map onto `gym` verbs (each command declares its names, see `legacyNames`);
 // they keep working and say what replaces them.
 import { legacyExpansions } from "./command.ts";
-import { COMMANDS, LEGACY_PROGRAM_FLAGS } from "./commands.ts";
+import { COMMAND_INDEX, LEGACY_PROGRAM_FLAGS } from "./commands.ts";
 
-export const LEGACY_COMMANDS: Readonly<Record<string, string[]>> = legacyExpansions(COMMANDS, LEGACY_PROGRAM_FLAGS);
+export const LEGACY_COMMANDS: Readonly<Record<string, string[]>> = legacyExpansions(COMMAND_INDEX, LEGACY_PROGRAM_FLAGS);
 
 /** `ng_run a b` (as the program name or as the first argument) → `gym env start a b`, plus a notice. */
 export function expandLegacyCommand(programName: string, args: string[]): { args: string[]; notice?: string } {

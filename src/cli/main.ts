@@ -5,7 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "../config/errors.ts";
 import { GymCommander, processOutput, registerCommands, type CommandOutput, type GymCommand } from "./command.ts";
-import { COMMAND_GROUPS, COMMANDS } from "./commands.ts";
+import { COMMAND_GROUPS, loadCommandsFor } from "./commands.ts";
 import { expandLegacyCommand } from "./legacy-aliases.ts";
 import { formatVersion } from "./version.ts";
 import { ServerExitedError } from "./server-session.ts";
@@ -22,7 +22,7 @@ export function oneLine(message: string): string {
     .join(" ");
 }
 
-export function buildProgram(output: CommandOutput = processOutput, table: readonly GymCommand[] = COMMANDS): Command {
+export function buildProgram(table: readonly GymCommand[], output: CommandOutput = processOutput): Command {
   const program = new GymCommander("gym")
     .description("NeMo Gym in TypeScript: environments, agents and model servers for RL on LLM agents")
     // `gym list environments --json` is the command's --json, not `gym --json` (which only goes with --version).
@@ -82,5 +82,5 @@ export function fileSystemProblem(error: unknown): string | undefined {
 export async function main(programName: string, argv: string[]): Promise<number> {
   const { args, notice } = expandLegacyCommand(programName, argv);
   if (notice) process.stderr.write(`${notice}\n`);
-  return runProgram(buildProgram(), args);
+  return runProgram(buildProgram(await loadCommandsFor(args)), args);
 }

@@ -7,7 +7,15 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import type Database from "better-sqlite3";
+
+// Loaded when a cache is opened: every server imports this floor, and only a judge with judge_cache_path needs
+// SQLite's native addon.
+const openDatabase = (path: string): Database.Database => {
+  const DatabaseClass = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+  return new DatabaseClass(path);
+};
 import { pythonJsonDumps } from "../python/json-dumps.ts";
 
 export interface JudgeCache {
@@ -33,7 +41,7 @@ export class SqliteJudgeCache implements JudgeCache {
 
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
+    this.db = openDatabase(path);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.exec("CREATE TABLE IF NOT EXISTS judge_answers (key TEXT PRIMARY KEY, model TEXT NOT NULL, answer TEXT NOT NULL, created_at INTEGER NOT NULL)");

@@ -7,20 +7,35 @@ import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { defineCommand, flag, POSITIVE_INTEGER, registerCommands, arg } from "../../src/cli/command.ts";
-import { COMMAND_GROUPS, COMMANDS } from "../../src/cli/commands.ts";
+import { COMMAND_GROUPS, COMMAND_INDEX, loadAllCommands, loadCommandsFor } from "../../src/cli/commands.ts";
 import { expandLegacyCommand, LEGACY_COMMANDS } from "../../src/cli/legacy-aliases.ts";
 import { buildProgram } from "../../src/cli/main.ts";
 import { runGym } from "./gym-process.ts";
 
+const COMMANDS = await loadAllCommands();
 const squeeze = (text: string) => text.replace(/\s+/g, " ");
 
 /** `gym <path> --help` in process: what it prints. */
 async function helpOf(path: readonly string[]): Promise<string> {
   let text = "";
-  const program = buildProgram({ out: (t) => (text += t), err: (t) => (text += t) });
+  const program = buildProgram(COMMANDS, { out: (t) => (text += t), err: (t) => (text += t) });
   await assert.rejects(program.parseAsync([...path, "--help"], { from: "user" }), (error) => error instanceof CommanderError && error.code === "commander.helpDisplayed");
   return text;
 }
+
+test("the command index says what each command module declares: its path and NeMo Gym names, in order", () => {
+  assert.deepEqual(COMMAND_INDEX.map((entry) => [entry.path, entry.legacyNames]), COMMANDS.map((command) => [command.path, command.legacyNames]));
+});
+
+test("a command line loads the one command it names; help, a bare group and a typo load the whole table", async () => {
+  const paths = async (args: string[]) => (await loadCommandsFor(args)).map((command) => command.path.join(" "));
+  assert.deepEqual(await paths(["eval", "run", "--no-serve"]), ["eval run"]);
+  assert.deepEqual(await paths(["-v", "env", "start", "+a=1"]), ["env start"]);
+  assert.deepEqual(await paths(["gateway", "convert-dataset", "x"]), ["gateway convert-dataset"]);
+  assert.deepEqual(await paths(["gateway", "--port", "0"]), ["gateway"]);
+  assert.deepEqual(await paths(["--version", "--json"]), []);
+  for (const args of [[], ["--help"], ["eval"], ["eval", "--help"], ["evl", "run"]]) assert.equal((await paths(args)).length, COMMANDS.length, args.join(" "));
+});
 
 test("--help of every registered command shows its description and an example", async () => {
   assert.ok(COMMANDS.length >= 15);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { EXTRA_ROOTS_ENV_VAR, PROJECT_ROOT } from "../../src/config/index.ts";
 import { buildProgram, runProgram } from "../../src/cli/main.ts";
+import { loadCommandsFor } from "../../src/cli/commands.ts";
 import { readRows } from "../../src/testing/rows.ts";
 import { runGym } from "./gym-process.ts";
 
@@ -20,7 +21,7 @@ const OPENAI = join(PROJECT_ROOT, "responses_api_models/openai_model/configs/ope
 async function gym(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const program = buildProgram({ out: (t) => void (out += t), err: (t) => void (err += t) });
+  const program = buildProgram(await loadCommandsFor(args), { out: (t) => void (out += t), err: (t) => void (err += t) });
   const code = await runProgram(program, args, (t) => void (err += t));
   return { code, out, err };
 }

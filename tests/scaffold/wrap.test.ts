@@ -15,6 +15,7 @@ import { z } from "zod";
 import { Command } from "commander";
 import { registerEnvWrap } from "../../src/cli/env-wrap.ts";
 import { buildProgram, runProgram } from "../../src/cli/main.ts";
+import { loadAllCommands } from "../../src/cli/commands.ts";
 import { loadGlobalConfig, PROJECT_ROOT } from "../../src/config/index.ts";
 import { collectRollouts } from "../../src/rollouts/collect.ts";
 import { ScaffoldError } from "../../src/scaffold/common.ts";
@@ -580,7 +581,7 @@ describe("wrapping other modules", () => {
     printed.length = 0;
     assert.equal(await run([WORDLE, "--name", "Word-Game", "--root", root]), 2);
     assert.deepEqual(printed, ["error: invalid environment name 'Word-Game': use snake_case (lowercase letters, digits and single underscores, starting with a letter), e.g. 'word_guess'\n"]);
-    const env = buildProgram().commands.find((c) => c.name() === "env");
+    const env = buildProgram(await loadAllCommands()).commands.find((c) => c.name() === "env");
     assert.ok(env?.commands.some((c) => c.name() === "wrap"), "`gym env` has the wrap command");
   });
 
