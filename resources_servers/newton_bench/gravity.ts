@@ -81,7 +81,15 @@ export function injectNoise(value: number, level: number, floor: number, rng: Rn
 export function formatExp(x: number, digits: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  const text = Math.abs(x).toExponential(digits).replace(/e([+-])(\d)$/, "e$10$2");
+  const magnitude = Math.abs(x);
+  let text = magnitude.toExponential(digits);
+  // JavaScript rounds an exact tie away from zero, Python to even: a tie shows as 5 then zeros in the exact digits.
+  const exact = magnitude.toExponential(Math.min(100, digits + 60));
+  const [mantissa, exponent] = exact.split("e") as [string, string];
+  const kept = digits === 0 ? mantissa.slice(0, 1) : mantissa.slice(0, digits + 2);
+  const dropped = mantissa.slice(kept.length);
+  if (/^50*$/.test(dropped) && Number(kept.at(-1)) % 2 === 0) text = `${kept}e${exponent}`;
+  text = text.replace(/e([+-])(\d)$/, "e$10$2");
   return x < 0 || Object.is(x, -0) ? `-${text}` : text;
 }
 
