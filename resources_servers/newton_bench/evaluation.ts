@@ -5,7 +5,7 @@
 // equivalent law and −0.3 for any other.
 import { pythonFormat } from "../../src/python/str-format.ts";
 import { compileLaw, LawRuntimeError } from "./law-eval.ts";
-import { groundTruth, numpyPow, type Difficulty, type LawVersion } from "./gravity.ts";
+import { fastPow, groundTruth, type Difficulty, type LawVersion } from "./gravity.ts";
 import type { Rng } from "./rng.ts";
 
 /** NewtonBench's validate_function_definition for m0_gravity (its two regexes, searched anywhere in the text). */
@@ -60,8 +60,8 @@ export function scoreLaw(code: string, difficulty: Difficulty, version: LawVersi
   const distance = logUniform(rng, 1, 1e1, NUM_POINTS);
   try {
     const submitted = compileLaw(code);
-    // The test points are numpy float64 scalars: the true law's powers are numpy's.
-    const yTrue = mass1.map((m1, i) => law(m1, mass2[i]!, distance[i]!, numpyPow, numpyPow));
+    // The test points are numpy float64 scalars: the true law's powers are numpy's (Math.pow, as the submission's).
+    const yTrue = mass1.map((m1, i) => law(m1, mass2[i]!, distance[i]!, fastPow, fastPow));
     const yPred = mass1.map((m1, i) => submitted.call([m1, mass2[i]!, distance[i]!]));
     return { rmsle: rmsle(yTrue, yPred), error: undefined };
   } catch (error) {

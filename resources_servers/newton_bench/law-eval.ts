@@ -367,10 +367,6 @@ function attribute(value: Value, attr: string): Value {
 
 // ---- statements ----
 
-class Return {
-  constructor(readonly value: Value) {}
-}
-
 type Scope = Map<string, Value>;
 
 /**
@@ -468,7 +464,8 @@ function assign(target: Target, value: Value, scope: Scope): void {
   target.items.forEach((t, i) => assign(t, items[i]!, scope));
 }
 
-function run(body: Stmt[], scope: Scope): void {
+/** Runs statements; answers the returned value when a `return` ran. */
+function run(body: Stmt[], scope: Scope): Value | undefined {
   for (const stmt of body) {
     switch (stmt.kind) {
       case "expr":
@@ -488,10 +485,12 @@ function run(body: Stmt[], scope: Scope): void {
         break;
       }
       case "return":
-        throw new Return(stmt.value ? evaluate(stmt.value, scope) : NONE);
-      case "if":
-        run(truthy(evaluate(stmt.test, scope)) ? stmt.body : stmt.orelse, scope);
+        return stmt.value ? evaluate(stmt.value, scope) : NONE;
+      case "if": {
+        const returned = run(truthy(evaluate(stmt.test, scope)) ? stmt.body : stmt.orelse, scope);
+        if (returned !== undefined) return returned;
         break;
+      }
       case "import":
         for (const { module, asName } of stmt.names) scope.set(asName, importModule(module));
         break;
@@ -507,6 +506,7 @@ function run(body: Stmt[], scope: Scope): void {
         throw new UnsupportedLawError("a nested function definition");
     }
   }
+  return undefined;
 }
 
 export interface CompiledLaw {
@@ -546,13 +546,7 @@ export function compileLaw(source: string, functionName = "discovered_law"): Com
     call(args) {
       if (args.length !== def.params.length) raise("TypeError", `${functionName}() takes ${def.params.length} positional arguments but ${args.length} were given`);
       const scope: Scope = new Map(def.params.map((name, i) => [name, py("np", args[i]!)]));
-      let result: Value = NONE;
-      try {
-        run(def.body, scope);
-      } catch (signal) {
-        if (!(signal instanceof Return)) throw signal;
-        result = signal.value;
-      }
+      const result = run(def.body, scope) ?? NONE;
       const n = asNum(result);
       if (!n) throw new UnsupportedLawError(`a law returning ${result.t === "none" ? "None" : `a ${typeName(result)}`}`);
       return n.v;

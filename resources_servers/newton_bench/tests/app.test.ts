@@ -17,6 +17,7 @@ import { UnsupportedLawError } from "../law-python.ts";
 import { formatExp, runGravityExperiment } from "../gravity.ts";
 import { judgeVerdict, newtonBenchReward, rmsle, scoreLaw, validateGravityFunction } from "../evaluation.ts";
 import { seededRng } from "../rng.ts";
+import { correctPow } from "../pow.ts";
 import { newtonBench } from "../app.ts";
 import { NEWTON_BENCH_COMMIT, NEWTON_BENCH_FILE_SHA256, NEWTON_BENCH_RAW_BASE_URL_ENV } from "../newton-bench-text.ts";
 
@@ -99,6 +100,11 @@ describe("m0_gravity experiments", () => {
     const orbit = runGravityExperiment(request({ initial_velocity: 0.01, duration: 1e12, time_step: 0.1 }), { ...setup, system: "complex_system" }, seededRng(1)) as { position: string[][] };
     assert.equal(orbit.position.length, 20);
     assert.deepEqual(orbit.position[0], ["1.000000e+00", "0.000000e+00"]);
+  });
+  test("powers round as glibc's pow, not V8's Math.pow: 2 ** 1.5 is 2.8284271247461903", () => {
+    assert.equal(Math.pow(2, 1.5), 2.82842712474619);
+    assert.equal(correctPow(2, 1.5), 2.8284271247461903);
+    assert.equal(runGravityExperiment(request({ mass1: 5, mass2: 5, distance: 2 }), setup, seededRng(1)), 0.0005899038322048773);
   });
   test('"{:.Ne}" is Python\'s: two exponent digits, signed zero, nan and inf', () => {
     assert.deepEqual([formatExp(1234.5, 3), formatExp(-0, 6), formatExp(NaN, 6), formatExp(-Infinity, 3), formatExp(1e-100, 2)], ["1.234e+03", "-0.000000e+00", "nan", "-inf", "1.00e-100"]);
@@ -329,12 +335,10 @@ describe("newton_bench parity with NeMo Gym's example rollouts", { skip: parityS
         assert.ok(Math.abs(ours.reward - ref.reward) < 0.02, table);
       }
     }
-    // The experiments are deterministic (no noise in these rows): replayed outputs match but for the last digit of
-    // a few forces, where V8's Math.pow and glibc's pow round differently.
+    // The experiments are deterministic (no noise in these rows): every replayed output is NeMo Gym's, byte for byte.
     const replayed = report.outcomes.reduce((n, o) => n + o.toolCallsReplayed, 0);
     const different = report.outcomes.reduce((n, o) => n + o.toolOutputsDifferent, 0);
-    assert.equal(replayed, 28, table);
-    assert.ok(different <= 4, table);
+    assert.deepEqual([replayed, different], [28, 0], table);
     console.log(table);
   });
 });
