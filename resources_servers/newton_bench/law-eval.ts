@@ -3,7 +3,6 @@
 // division by zero is inf, an overflow inf), while arithmetic of the function's own int / float constants follows
 // Python (ZeroDivisionError, OverflowError). `math.*` converts to Python floats and raises as math does; `np.*`
 // answers float64. A Python exception raised by the law is a LawRuntimeError carrying Python's message.
-import { floatRepr } from "../../src/python/float.ts";
 import { LawSyntaxError, parseLawModule, UnsupportedLawError, type Expr, type Stmt, type Target } from "./law-python.ts";
 
 /** A Python exception the law raised; `message` is `str(exception)`. */
@@ -553,6 +552,3 @@ export function compileLaw(source: string, functionName = "discovered_law"): Com
     },
   };
 }
-
-/** `str(value)` of a float result, for messages. */
-export const showFloat = (x: number) => floatRepr(x);
