@@ -169,6 +169,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "yes_label",
     "no_label",
   ],
+  "resources_servers/newton_bench": [...RESOURCES_SERVER, "max_execution_time", "session_ttl"],
   "resources_servers/ns_tools": [
     ...RESOURCES_SERVER,
     "default_verifier",
