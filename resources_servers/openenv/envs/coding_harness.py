@@ -43,7 +43,11 @@ with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
         else:
             exec(compile(tree, "<cell>", "exec"), namespace)
     except BaseException:
-        error = traceback.format_exc()
+        # The traceback from the cell's own frames on (the harness's are not the model's code).
+        kind, exception, frames = sys.exc_info()
+        while frames is not None and frames.tb_frame.f_code.co_filename != "<cell>":
+            frames = frames.tb_next
+        error = "".join(traceback.format_exception(kind, exception, frames))
 
 # PyExecutor's composition: the printed logs, then the last expression's value (JSON, else repr); an exception
 # loses the logs and becomes stderr with exit code 1.

@@ -6,6 +6,11 @@ import type { AddressInfo } from "node:net";
 import { ActionValidationError, isRecord, type OpenEnvState, type OpenEnvStepResult, type WsErrorData } from "./protocol.ts";
 import { acceptWebSocket, type ServerWebSocket } from "./websocket.ts";
 import { HttpError } from "../../protocol/errors.ts";
+import { toPythonJson } from "../../python/json-dumps.ts";
+
+/** Python's JSON of an observation: a reward is a float (`0.0`, `10.0`), as pydantic writes `float | None`. */
+const REWARD = new Set(["reward"]);
+const wireJson = (value: unknown) => toPythonJson(value, REWARD);
 
 /** An Observation: its own fields, plus the three every OpenEnv Observation has. */
 export interface Observation {
@@ -76,7 +81,7 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = wireJson(body);
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   response.end(text);
 }
@@ -155,7 +160,7 @@ export async function startOpenEnvServer(spec: OpenEnvEnvironmentSpec, options: 
           await env.close?.();
         };
         closers.add(dispose);
-        const answer = (type: string, data: unknown) => ws.send(JSON.stringify({ type, data }));
+        const answer = (type: string, data: unknown) => ws.send(wireJson({ type, data }));
         const run = async (text: string) => {
           let message: unknown;
           try {
