@@ -14,7 +14,7 @@
 // refuses is a 422 naming the field (NeMo Gym answers that in-band too; the project's rule for bad input is a 4xx).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { HttpError, RequestValidationError, resourcesServer, toPythonJson, type ServerContext, type ValidationDetail } from "../../src/server/index.ts";
+import { HttpError, RequestValidationError, resourcesServer, toPythonJson, type FunctionToolDefinition, type ServerContext, type ValidationDetail } from "../../src/server/index.ts";
 import { BubblewrapSandbox, type SandboxProvider } from "../../src/sandbox/index.ts";
 import { OpenEnvEnvironmentError, OpenEnvSession, OpenEnvTransportError, type OpenEnvClientOptions } from "../../src/ports/openenv/client.ts";
 import { startOpenEnvServer, type RunningOpenEnvServer } from "../../src/ports/openenv/env-server.ts";
@@ -63,6 +63,8 @@ interface Runtime {
   /** The type discriminator an MCP action class adds to the body. */
   actionType?: "call_tool" | "list_tools";
   mcpTools: McpTool[];
+  /** What GET /tools serves: the MCP tools as listed, or the built-in environment's step tool. */
+  served: FunctionToolDefinition[];
 }
 
 const NO_SESSION = { error: "No active session. Call /seed_session first.", result: null };
@@ -221,6 +223,9 @@ export function openenvServer({ sandbox = () => new BubblewrapSandbox(), probeAt
     },
     disposeState: (rollout) => rollout.session?.close(),
     tools: {},
+    // The tools are known once the environment is reached (an MCP environment lists its own); an environment at
+    // openenv_base_url that is not MCP serves none here (its Action schema is its own).
+    servedTools: (server) => runtimes.get(server)?.served ?? [],
     verify: {
       run(rollout) {
         // Never seeded: NeMo Gym's 0.0. A session whose connection broke: its failure, not the total so far.
@@ -261,6 +266,7 @@ export function openenvServer({ sandbox = () => new BubblewrapSandbox(), probeAt
         actionModel,
         actionType: actionModel === "CallToolAction" ? "call_tool" : actionModel === "ListToolsAction" ? "list_tools" : undefined,
         mcpTools: [],
+        served: [],
       };
 
       if (config.is_mcp) {
@@ -275,6 +281,11 @@ export function openenvServer({ sandbox = () => new BubblewrapSandbox(), probeAt
           session.close();
         }
       }
+      runtime.served = config.is_mcp
+        ? runtime.mcpTools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.input_schema, strict: true }))
+        : builtin?.stepParameters && config.openenv_base_url == null
+          ? [{ type: "function", name: "step", description: builtin.stepDescription ?? "", parameters: builtin.stepParameters, strict: true }]
+          : [];
       runtimes.set(server, runtime);
 
       if (config.is_mcp) {

@@ -12,6 +12,9 @@ export interface BuiltinEnvironment {
   actionClass: string;
   isMcp: boolean;
   needsSandbox: boolean;
+  /** The parameters of its POST /step tool as GET /tools shows them (non-MCP only): the Action model's own fields. */
+  stepParameters?: Record<string, unknown>;
+  stepDescription?: string;
   spec(options: { sandbox?: SandboxProvider; cellTimeoutMs?: number }): OpenEnvEnvironmentSpec;
 }
 
@@ -28,6 +31,8 @@ export const BUILTIN_ENVIRONMENTS: Readonly<Record<string, BuiltinEnvironment>> 
     actionClass: "coding_env.models.CodeAction",
     isMcp: false,
     needsSandbox: true,
+    stepDescription: "Run Python code and see its output.",
+    stepParameters: { type: "object", properties: { code: { type: "string", description: "Python code to execute" } }, required: ["code"], additionalProperties: false },
     spec: ({ sandbox, cellTimeoutMs }) => {
       if (!sandbox) throw new Error("the coding environment runs its code in a sandbox: none was given");
       return codingEnvironment({ sandbox, cellTimeoutMs });
@@ -38,6 +43,8 @@ export const BUILTIN_ENVIRONMENTS: Readonly<Record<string, BuiltinEnvironment>> 
     actionClass: "maze_env.models.MazeAction",
     isMcp: false,
     needsSandbox: false,
+    stepDescription: "Make one move in the maze.",
+    stepParameters: { type: "object", properties: { action: { type: "integer", description: "0 up, 1 down, 2 left, 3 right" } }, required: ["action"], additionalProperties: false },
     spec: () => mazeEnvironment,
   },
 };

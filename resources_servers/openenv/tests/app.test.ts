@@ -69,6 +69,11 @@ describe("echo (MCP), served here over OpenEnv's WebSocket protocol", () => {
     assert.equal(answers[2]!.status, 404);
   });
 
+  test("GET /tools serves the tools the environment listed", async () => {
+    const served = (await env.get("/tools")).json<{ name: string; parameters: { required: string[] } }[]>();
+    assert.deepEqual(served.map((t) => [t.name, t.parameters.required]), [["echo_message", ["message"]], ["echo_with_length", ["message"]]]);
+  });
+
   test("a tool called without a seeded session answers NeMo Gym's in-band error", async () => {
     const answer = await env.post("/echo_message", { message: "hi" });
     assert.equal(answer.text, '{"error":"No active session. Call /seed_session first.","result":null}');
