@@ -254,7 +254,8 @@ export function openenvServer({ sandbox = () => new BubblewrapSandbox(), probeAt
           app.addHook("onClose", () => provider!.close());
           if (probeAtStartup) await provider.ensureAvailable();
         }
-        hosted = await startOpenEnvServer(builtin.spec({ sandbox: provider, cellTimeoutMs: config.coding_cell_timeout_s * 1000 }), { host: "127.0.0.1", port: 0 });
+        // One WS session per live rollout; the rollouts in flight bound them (the sandbox bounds coding's runs).
+        hosted = await startOpenEnvServer(builtin.spec({ sandbox: provider, cellTimeoutMs: config.coding_cell_timeout_s * 1000 }), { host: "127.0.0.1", port: 0, maxSessions: Number.POSITIVE_INFINITY });
         app.addHook("onClose", () => hosted!.close());
         baseUrl = hosted.url;
         server.log.info(`openenv: serving ${config.env_class} (OpenEnv protocol) at ${hosted.url}`);

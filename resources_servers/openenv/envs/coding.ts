@@ -100,7 +100,8 @@ class CodingEnvironment implements OpenEnvEnvironment {
     } else {
       result = { stdout: "", stderr: run.stderr || `the program ended (exit ${run.exitCode ?? run.signal}) before its result was written`, exit_code: 1 };
     }
-    this.history.push(code);
+    // A cell that ran out of time is not replayed: it would end every later cell of the episode the same way.
+    if (!run.timedOut) this.history.push(code);
     this.stepCount++;
     this.lastExitCode = result.exit_code;
     const { reward, safetyViolation } = codingReward(code, syntax.syntax_ok);

@@ -87,6 +87,23 @@ describe("echo (MCP), served here over OpenEnv's WebSocket protocol", () => {
   });
 });
 
+const sharedRows = sharedDataFile("openenv/data");
+test("NeMo Gym's own echo, coding and maze rows offer tools this port serves, with the same parameters", { skip: sharedRows.skip }, async () => {
+  for (const [folder, fields] of [["echo", ECHO], ["coding", CODING], ["maze", MAZE]] as const) {
+    const served = await injectServer(folder === "coding" ? openenvServer({ probeAtStartup: false }) : app, fields, { instanceName: `shared_${folder}` });
+    try {
+      const tools = (await served.get("/tools")).json<{ name: string; parameters: { properties: Record<string, { type: string }>; required: string[] } }[]>();
+      const shape = (t: { name: string; parameters: { properties: Record<string, { type: string }>; required: string[] } }) =>
+        [t.name, Object.entries(t.parameters.properties).map(([k, v]) => `${k}:${v.type}`), t.parameters.required];
+      for (const row of readRows(join(sharedRows.path!, folder, "example.jsonl"))) {
+        assert.deepEqual(row.responses_create_params.tools.map(shape), tools.map(shape), folder);
+      }
+    } finally {
+      await served.close();
+    }
+  }
+});
+
 describe("maze, served here over OpenEnv's WebSocket protocol", () => {
   let env: InjectedServer;
   before(async () => (env = await injectServer(app, MAZE, { instanceName: "openenv_maze_resources_server" })));
