@@ -112,6 +112,11 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
    * there runs for those routes only, never for the tool routes.
    */
   routes?: (app: FastifyInstance, context: ServerContext<Config>, sessions: SessionStore<State>) => void | Promise<void>;
+  /**
+   * What GET /tools serves when the tools are known only once the instance has started (an adapter that discovers
+   * its environment's tools and serves them from `routes`); default: the declared `tools`' definitions.
+   */
+  servedTools?: (context: ServerContext<Config>) => FunctionToolDefinition[];
 }
 
 /**
@@ -276,7 +281,7 @@ export function resourcesServer<
         });
       }
 
-      app.get("/tools", async () => toolDefinitions);
+      app.get("/tools", async () => spec.servedTools?.(server) ?? toolDefinitions);
       // A JSON string, as FastAPI sends an enum (fastify would send a returned string as text).
       app.get("/reverify_mode", async (_request, reply) => reply.type("application/json").send(JSON.stringify(spec.reverifyMode ?? "unknown")));
 

@@ -184,6 +184,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/nvarc": [...RESOURCES_SERVER, "agent_mode", "python_timeout_seconds"],
   "resources_servers/omniscience": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
+  "resources_servers/openenv": [...RESOURCES_SERVER, "env_class", "action_class", "reset_kwargs", "is_mcp"],
   "resources_servers/over_refusal_detection": [
     ...RESOURCES_SERVER,
     "judge_model_server",
