@@ -119,7 +119,7 @@ export class FixtureSearchBackend<R = unknown> implements SearchBackend<R> {
     return this.entries.size;
   }
 
-  async search(query: SearchQuery): Promise<R> {
+  async search(query: SearchQuery, _options?: SearchOptions): Promise<R> {
     const key = searchQueryKey(query);
     if (!this.entries.has(key)) throw new SearchFixtureMissError(this.path, query);
     return structuredClone(this.entries.get(key) as R);
