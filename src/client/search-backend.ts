@@ -277,7 +277,10 @@ export interface SearchBackendSettings {
 export interface ProviderSearchBackendOptions<R> extends SearchBackendSettings {
   /** The provider's name, for messages and the cache key (e.g. "google_custom_search"). */
   provider: string;
-  /** The API key and the config key it comes from; a missing or empty value is a UserError naming the key. */
+  /**
+   * The API key and the config key it comes from; a missing or empty value is a UserError naming the key. A list of
+   * keys is used in turn, one per provider call (NeMo Gym's tavily_search rotates its keys so).
+   */
   apiKey: { configKey: string; value: unknown };
   buildRequest(query: SearchQuery, apiKey: string): ProviderRequest;
   /** The result of a 2xx answer; throwing here is a failed call (not retried). */
@@ -307,7 +310,8 @@ export function requireApiKey(configKey: string, value: unknown, provider: strin
 
 export class ProviderSearchBackend<R = unknown> implements SearchBackend<R> {
   readonly label: string;
-  private readonly apiKey: string;
+  private readonly apiKeys: string[];
+  private keyTurn = 0;
   private readonly http: HttpClient;
   private readonly ownsHttp: boolean;
   private readonly cache: SearchCache | undefined;
@@ -319,7 +323,8 @@ export class ProviderSearchBackend<R = unknown> implements SearchBackend<R> {
 
   constructor(private readonly options: ProviderSearchBackendOptions<R>) {
     this.label = options.provider;
-    this.apiKey = requireApiKey(options.apiKey.configKey, options.apiKey.value, options.provider);
+    const { configKey, value } = options.apiKey;
+    this.apiKeys = Array.isArray(value) && value.length > 0 ? value.map((key, i) => requireApiKey(`${configKey}[${i}]`, key, options.provider)) : [requireApiKey(configKey, value, options.provider)];
     this.settings = {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       attemptDeadlineMs: options.attemptDeadlineMs ?? 30_000,
@@ -358,7 +363,7 @@ export class ProviderSearchBackend<R = unknown> implements SearchBackend<R> {
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     const overall = signal ? AbortSignal.any([deadline, signal]) : deadline;
     const startedAt = Date.now();
-    const request = this.options.buildRequest(query, this.apiKey);
+    const request = this.options.buildRequest(query, this.apiKeys[this.keyTurn++ % this.apiKeys.length]!);
     let lastReason = "no attempt";
     let lastStatus: number | undefined;
     for (let attempt = 1; ; attempt++) {
