@@ -13,6 +13,7 @@ import { z } from "zod";
 import { HttpError, resourcesServer, tool } from "../../src/server/index.ts";
 import { pythonJsonDumps } from "../../src/python/json-dumps.ts";
 import { pythonStringRepr } from "../../src/python/repr.ts";
+import { pythonSlice, splitWhitespace } from "../../src/python/str.ts";
 import {
   ProviderSearchBackend,
   requireApiKey,
@@ -76,7 +77,7 @@ function pageContent(text: unknown): string {
   if (text === null || text === undefined) return "No HTML found";
   let page = String(text);
   // NeMo Gym counts words but cuts characters.
-  if (page.split(/\s+/).filter(Boolean).length > 10000) page = `${[...page].slice(0, 5000).join("")}...${[...page].slice(-5000).join("")}`;
+  if (splitWhitespace(page).length > 10000) page = `${pythonSlice(page, 0, 5000)}...${pythonSlice(page, -5000, undefined)}`;
   return page === "" ? "No text found" : page;
 }
 

@@ -231,6 +231,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
   "resources_servers/swerl_llm_judge": RESOURCES_SERVER,
+  "resources_servers/tavily_search": [
+    ...RESOURCES_SERVER,
+    "tavily_api_key",
+    "exclude_domains_file_path",
+    "use_judge",
+    "judge_model_server",
+    "judge_responses_create_params",
+    "debug",
+    "dump_session_id_to_metrics_on_exit",
+  ],
   "resources_servers/terminus_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
