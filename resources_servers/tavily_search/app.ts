@@ -41,6 +41,7 @@ const Config = z.looseObject({
   search_cache: z.boolean().nullish(),
   search_requests_per_second: z.number().nullish(),
   search_max_retries: z.number().int().nullish(),
+  search_retry_backoff_s: z.number().nullish(),
   search_connect_timeout_s: z.number().nullish(),
   search_attempt_timeout_s: z.number().nullish(),
   search_deadline_s: z.number().nullish(),

@@ -430,6 +430,7 @@ export class ProviderSearchBackend<R = unknown> implements SearchBackend<R> {
  *   search_cache                false: no cache
  *   search_requests_per_second  spacing of provider calls (unlimited when unset)
  *   search_max_retries          retries after 429/408/5xx/transport failures (default 3)
+ *   search_retry_backoff_s      the first wait before a retry, doubled per retry, when no Retry-After (default 0.5)
  *   search_connect_timeout_s, search_attempt_timeout_s, search_deadline_s   (10, 30, 120)
  *   search_base_url             the provider's base URL (its public one by default; tests point it at loopback)
  */
@@ -439,6 +440,7 @@ export const SEARCH_BACKEND_CONFIG_KEYS = [
   "search_cache",
   "search_requests_per_second",
   "search_max_retries",
+  "search_retry_backoff_s",
   "search_connect_timeout_s",
   "search_attempt_timeout_s",
   "search_deadline_s",
@@ -451,6 +453,7 @@ export interface SearchBackendConfig {
   search_cache?: boolean | null;
   search_requests_per_second?: number | null;
   search_max_retries?: number | null;
+  search_retry_backoff_s?: number | null;
   search_connect_timeout_s?: number | null;
   search_attempt_timeout_s?: number | null;
   search_deadline_s?: number | null;
@@ -478,6 +481,7 @@ export function searchBackendSettings(config: SearchBackendConfig): SearchBacken
     attemptDeadlineMs: seconds("search_attempt_timeout_s"),
     deadlineMs: seconds("search_deadline_s"),
     maxRetries: retries ?? undefined,
+    backoffMs: seconds("search_retry_backoff_s"),
     requestsPerSecond: positive("search_requests_per_second", config.search_requests_per_second) ?? null,
     cachePath: config.search_cache_path ?? null,
     cache: config.search_cache !== false,

@@ -32,7 +32,7 @@ const send = (response: ServerResponse, status: number, body: unknown, headers: 
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 };
-const live = (url: string, extra: Record<string, unknown> = {}) => injectServer(googleSearch, { google_api_key: "key-1", google_cx: "cx-1", search_base_url: url, search_max_retries: 2, ...extra }, { instanceName: "google_search" });
+const live = (url: string, extra: Record<string, unknown> = {}) => injectServer(googleSearch, { google_api_key: "key-1", google_cx: "cx-1", search_base_url: url, search_max_retries: 2, search_retry_backoff_s: 0.001, ...extra }, { instanceName: "google_search" });
 
 test("search answers NeMo Gym's {search_results: json.dumps(google answer)} from the fixture", async () => {
   const answer = await env.post("/search", { query: "SI unit of capacitance" });
@@ -64,7 +64,7 @@ test("live search sends key, cx and q; a 429 is retried and the answer then serv
   assert.deepEqual(Object.fromEntries(google.calls[1]!.searchParams), { key: "key-1", cx: "cx-1", q: "caf\u00e9" });
 });
 
-test("live search: 5xx on every attempt is a 502 typed failure; the same query later is called again", async () => {
+test("live search: 5xx on every attempt is a 502 typed failure after the bounded retries", async () => {
   const google = await fakeGoogle((response) => send(response, 500, { error: "backend" }));
   const server = await live(google.url);
   after(() => server.close());

@@ -155,7 +155,7 @@ describe("live Tavily (a loopback fake)", () => {
     response.end(JSON.stringify(body));
   };
   const live = async (base: string, key: unknown = "tvly-1") => {
-    const server = await injectServer(tavily, { tavily_api_key: key, exclude_domains_file_path: EXCLUDE, use_judge: false, search_base_url: base, search_max_retries: 2 }, { instanceName: "tavily" });
+    const server = await injectServer(tavily, { tavily_api_key: key, exclude_domains_file_path: EXCLUDE, use_judge: false, search_base_url: base, search_max_retries: 2, search_retry_backoff_s: 0.001 }, { instanceName: "tavily" });
     after(() => server.close());
     return server;
   };
