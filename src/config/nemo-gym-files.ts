@@ -52,6 +52,7 @@ export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Obj
   "resources_servers/simpleqa/prompts/judge.yaml": "4a3d86145f611fffef67e56bd1df9da6ce6c2bd6ab91c8cacd038ed81aab0d9c",
   "resources_servers/terminus_judge/prompt_templates/rubrics_v4.txt": "965179b5c2207b3fe2638ebc37003206141591bebe66a10619a41ae50fdf5c79",
   "resources_servers/terminus_judge/prompt_templates/terminus_prompt.txt": "2bf0f9fcb461fff21df707f677673ccf0c247d6227c98748458e328104e7b6f7",
+  "resources_servers/tavily_search/judge_prompt.py": "2ab81d873d57d4cbf9b3ac0a1bd5bbf7a8868199e476a00cb3d4142a8b409058",
   "resources_servers/text_to_sql/prompts.py": "7b6676abe381967ef970074309ad683799a10fb6306f03068b25936a1dacf855",
   "resources_servers/ugphysics_judge/prompts/judge.yaml": "b7bd6a02b53f907f57be6d6c90736da01f9d99c831f9c0caef143ede455b31e0",
   "resources_servers/xstest/prompt_templates/wildguard_judge.txt": "194824689f567ea4db0c2ff294f44eac9a4937831e76c35e1f97ec862a1f635c",

@@ -113,6 +113,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "genrm_parse_retries",
     "genrm_parse_retry_sleep_s",
   ],
+  "resources_servers/google_search": [...RESOURCES_SERVER, "google_api_key", "google_cx"],
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
@@ -232,6 +233,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
   "resources_servers/swerl_llm_judge": RESOURCES_SERVER,
+  "resources_servers/tavily_search": [
+    ...RESOURCES_SERVER,
+    "tavily_api_key",
+    "exclude_domains_file_path",
+    "use_judge",
+    "judge_model_server",
+    "judge_responses_create_params",
+    "debug",
+    "dump_session_id_to_metrics_on_exit",
+  ],
   "resources_servers/terminus_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
