@@ -39,10 +39,14 @@ export const resourcesSpecOf = (definition: ServerDefinition | undefined) =>
 
 export async function startEnvironment(options: { rootDir: string; name: string; envDir: string; callDeadlineMs: number }): Promise<StartOutcome> {
   const { rootDir, name, envDir } = options;
-  const configFile = join(envDir, "configs", `${name}.yaml`);
-  const shown = relative(rootDir, configFile);
+  const ownConfig = join(envDir, "configs", `${name}.yaml`);
   const overridesFile = join(envDir, "data", ENV_TEST_OVERRIDES);
-  const overrides = existsSync(overridesFile) ? [overridesFile] : [];
+  const hasOverrides = existsSync(overridesFile);
+  // An environment that ships no configs/<name>.yaml (NeMo Gym's jailbreak_detection has only variants) may declare
+  // the whole instance in data/env_test.yaml, which is then the config rather than merged over one.
+  const configFile = existsSync(ownConfig) || !hasOverrides ? ownConfig : overridesFile;
+  const shown = relative(rootDir, configFile);
+  const overrides = hasOverrides && configFile !== overridesFile ? [overridesFile] : [];
   if (!existsSync(configFile)) return { started: false, problem: `${shown} is missing: it declares the resources server instance (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, domain: …}}}\`)` };
 
   let resolved: ConfigDict;
@@ -59,7 +63,7 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   if (!instance) return { started: false, problem: `${shown} has no resources server instance of '${name}' (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, …}}}\`)` };
   const companionInstances = instances.filter((i) => i.serverType === "resources_servers" && companions.some((c) => c.instanceName === i.instanceName));
   const declaredInOverrides = new Set<string>();
-  for (const file of overrides) for (const key of Object.keys(await loadYamlFile(file))) declaredInOverrides.add(key);
+  if (hasOverrides) for (const key of Object.keys(await loadYamlFile(overridesFile))) declaredInOverrides.add(key);
   const modelInstances = instances.filter((i) => i.serverType === "responses_api_models" && declaredInOverrides.has(i.instanceName));
 
   // The folder under test, never a same-named environment elsewhere on the search path.
