@@ -5,8 +5,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { checkInstanceConfig } from "../../../src/server/index.ts";
 import { repliesJudge } from "../../../src/testing/judge-replies.ts";
-import { assertRowsAreRunRequests, assistantMessage, http, type InProcessGraph, readRows, responseWith, serverDefinition, startServers } from "../../../src/testing/index.ts";
+import { assertRowsAreRunRequests, assistantMessage, http, type InProcessGraph, readRows, responseWith, serverDefinition, startServers, testConfig } from "../../../src/testing/index.ts";
 import frontierscience from "../app.ts";
 import { gradeJudgeText, parseJudgement, parseRubricScore } from "../judge.ts";
 
@@ -147,6 +148,23 @@ describe("frontierscience_judge verify", () => {
     assert.equal(answer.status, 422);
     assert.match(answer.text, /subject/);
   });
+});
+
+test("config: NeMo Gym's defaults; its own prompts (fetched on first use) pass the start, a path neither here nor NeMo Gym's fails it", () => {
+  const judge = { judge_model_server: { type: "responses_api_models", name: "j" }, judge_responses_create_params: { input: [] } };
+  const check = (fields: Record<string, unknown>) => {
+    const { config } = testConfig({ env: [frontierscience, { ...judge, ...fields }] });
+    return checkInstanceConfig(frontierscience, "env", (config.env as any).resources_servers.test, config).config as Record<string, unknown>;
+  };
+  const defaults = check({});
+  assert.deepEqual(
+    [defaults.judge_mode, defaults.rubric_pass_score_threshold, defaults.rubric_max_score, defaults.judge_prompt_path, defaults.use_chat_completions_for_judge],
+    ["olympiad", 7, 10, "resources_servers/frontierscience_judge/prompts/judge.yaml", false],
+  );
+  assert.equal(check({ judge_prompt_path: "resources_servers/frontierscience_judge/prompts/research_judge.yaml" }).judge_prompt_path, "resources_servers/frontierscience_judge/prompts/research_judge.yaml");
+  assert.equal(check({ judge_prompt_path: "prompts/example.yaml" }).judge_prompt_path, "prompts/example.yaml", "relative to this folder, as NeMo Gym also tries");
+  assert.throws(() => check({ judge_prompt_path: "prompts/not-here.yaml" }), /judge_prompt_path[\s\S]*no such file/);
+  assert.throws(() => check({ judge_mode: "rubric" }), /judge_mode/);
 });
 
 describe("frontierscience_judge metrics and data", () => {
