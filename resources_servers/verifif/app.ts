@@ -2,9 +2,11 @@
 // `llm_judge` questions by an LLM judge; each check is a pass or fail, misalignment checks invert, and the verdicts
 // aggregate (all, by default) into the reward. NeMo Gym's TuringVIFResourcesServer.
 //
-// Ported: the schema check, the language check, the English rule-based validators (validators-en.ts) and the
-// llm_judge questions. Not ported, each a 501 naming what is missing: the other languages' validators, and the
-// LLM-scored instruction types (stylistic:/linguistic:/situation:), which need VerifIF's instruction definitions.
+// Ported: the schema check, the language check, the English rule-based validators (validators-en.ts), the Chinese
+// ones zh/validator.py grades itself (validators-zh.ts) and the llm_judge questions. Not ported, each a 501 naming
+// what is missing: the other languages' validators, the generic strategy-based validator the Chinese module hands
+// the remaining ids to, and the LLM-scored instruction types (stylistic:/linguistic:/situation:), which need
+// VerifIF's instruction definitions.
 import { z } from "zod";
 import { HttpError, resourcesServer } from "../../src/server/index.ts";
 import { pythonSum } from "../../src/python/sum.ts";
@@ -12,6 +14,7 @@ import { modelName } from "../../src/python/pydantic/index.ts";
 import { fromJsonValue, pythonRepr } from "../../src/python/values.ts";
 import { EXPECTED_ARGUMENTS, LLM_INSTRUCTIONS } from "./instructions.ts";
 import { validateEnglish } from "./validators-en.ts";
+import { validateChinese, zhDelegatesToGeneric } from "./validators-zh.ts";
 import { judgeQuestion, type VerifIFJudge } from "./judge.ts";
 import { finalAnswerText } from "../../src/ports/rubric-judge.ts";
 import { schemaErrors } from "./schema.ts";
@@ -138,8 +141,12 @@ export default resourcesServer({
       if (llmInstructions.length > 0) {
         throw new HttpError(501, `verifif: LLM-scored instructions ${pyStrList(llmInstructions.map((i) => i.instruction_id))} need VerifIF's instruction definitions (vif_validators/*.csv and its judge prompts), which this port does not ship`);
       }
-      if (fastInstructions.length > 0 && language !== "en") {
-        throw new HttpError(501, `verifif: the rule-based validators of language '${language}' (vif_validators/${language === "pt-BR" ? "pt_br" : language}/validator.py) are not ported; only English is`);
+      if (fastInstructions.length > 0 && language !== "en" && language !== "zh") {
+        throw new HttpError(501, `verifif: the rule-based validators of language '${language}' (vif_validators/${language === "pt-BR" ? "pt_br" : language}/validator.py) are not ported; only English and Chinese are`);
+      }
+      const generic = language === "zh" ? fastInstructions.map((i) => String(i.instruction_id ?? "")).filter(zhDelegatesToGeneric) : [];
+      if (generic.length > 0) {
+        throw new HttpError(501, `verifif: the Chinese validator hands ${pyStrList(generic)} to the generic, strategy-based validator (vif_validators/validator.py validate_instruction_generic), which is not ported`);
       }
       if (body.llm_judge.length > 0 && !config.judge_server_name) {
         throw new HttpError(501, `verifif: this row has llm_judge questions and judge_server_name is not set${config.judge_base_url ? " (judge_base_url is NeMo Gym's direct URL; this port asks a judge by its server instance name: serve that endpoint as a responses_api_models instance and name it in judge_server_name)" : ""}`);
@@ -148,7 +155,7 @@ export default resourcesServer({
       for (const instruction of fastInstructions) {
         const instId = String(instruction.instruction_id ?? "");
         const kwargs = Object.fromEntries(Object.entries(instruction).filter(([key]) => !KWARG_EXCLUDED.has(key)));
-        const outcome = validateEnglish(finalText, instId, kwargs);
+        const outcome = language === "zh" ? validateChinese(finalText, instId, kwargs) : validateEnglish(finalText, instId, kwargs);
         let [valid, message] = Array.isArray(outcome) ? outcome : [false, "Validator error: cannot unpack non-iterable bool object"];
         if (instruction.source === "user" && instruction.is_misalignment_check === true) [valid, message] = misalignment(valid);
         follows.push(valid);

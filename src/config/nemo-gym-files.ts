@@ -36,6 +36,8 @@ export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Obj
   "resources_servers/arena_judge/prompts/arena_creative.yaml": "957030034106ec34dfb7c67565619165d310e54b15f0db6a16cfd1907dcc634e",
   "resources_servers/equivalence_llm_judge/prompt_templates/equivalence_llm_judge.txt": "9c87da7e5e241fadc25cc624df0a06e06f12cacb3926d770107d536988849de5",
   "resources_servers/equivalence_llm_judge/prompt_templates/lc_judge.txt": "40ca2bea03f7e37bb887f176370aa3ca9064293d1d5fab175bde3c4cae1cf4b2",
+  "resources_servers/frontierscience_judge/prompts/judge.yaml": "9e3b5637eae2e027d115a7a53894582c59e966471e66240961d824c4b4cd5254",
+  "resources_servers/frontierscience_judge/prompts/research_judge.yaml": "60d59fb33b623252199f2db8b9b28729da58f1d0af33c900507c5b8b72e4b595",
   "resources_servers/jailbreak_detection/app.py": "544d9e3b224cf08df3877f07e9acc18e7c961ca689caa0f42cb3acc4b679233b",
   "resources_servers/jailbreak_detection/configs/jailbreak_detection_nemotron_combined_reward_tp8.yaml": "41d2fce2af56f227382d16aaf42e2908fdfcfe99f7316e512fbe67b0852d029e",
   "resources_servers/jailbreak_detection/configs/verifier_prompt_templates.yaml": "1de27f51bd5a3b2077cf51d8352a6e282acecc23b163ddc86ddb4cbb2713d49d",

@@ -91,6 +91,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/example_session_state_mgmt": RESOURCES_SERVER,
   "resources_servers/example_single_tool_call": RESOURCES_SERVER,
   "resources_servers/format_verification": RESOURCES_SERVER,
+  "resources_servers/frontierscience_judge": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "judge_mode",
+    "rubric_pass_score_threshold",
+    "rubric_max_score",
+    "judge_prompt_path",
+    "use_chat_completions_for_judge",
+  ],
   "resources_servers/genrm_compare": [
     ...RESOURCES_SERVER,
     "genrm_model_server",

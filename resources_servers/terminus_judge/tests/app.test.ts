@@ -4,7 +4,9 @@
 // order, a failed judge call as the judge_failed row, and data/verifier_cases.jsonl.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { assertVerifierCasesScore, assistantMessage, http, type InProcessGraph, overHttp, readRows, responseWith, serverDefinition, startServers, assertRowsAreRunRequests } from "../../../src/testing/index.ts";
 import terminus from "../app.ts";
 import { commandSimilarity, parseVerdict, taskCompleteMatches } from "../scoring.ts";
@@ -59,6 +61,8 @@ const rules = [
   { match: "CANDIDATE: \\{\"analysis\":\"judged-mute\"", answer: "no idea" },
   { match: "CANDIDATE: \\{\"analysis\":\"swap-differs\"", answer: "[[A=B]]" },
   { match: "GOLD: \\{\"analysis\":\"swap-differs\"", answer: "[[A!=B]]" },
+  // The verdicts data/env_test.yaml scripts for the judged cases of data/verifier_cases.jsonl (last test).
+  ...(parseYaml(readFileSync(join(import.meta.dirname, "../data/env_test.yaml"), "utf8")).env_test_judge.responses_api_models.scripted_model.judge_rules as { match: string; answer: string }[]),
 ];
 const instance = (overrides: Record<string, unknown> = {}) => ({
   judge_model_server: { type: "responses_api_models", name: "judge_model" },

@@ -146,6 +146,15 @@ describe("verifif verify", () => {
     assert.equal(body.reward, 0);
   });
 
+  test("Chinese rows are scored by the zh validator; an id it hands to the unported generic validator is a 501 naming it", async () => {
+    const { body } = await verified({ language: "zh", instructions: [inst("punctuation:no_comma", 1), inst("punctuation:no_period", 2)] }, "春天、夏天");
+    assert.deepEqual(body.follow_instruction_list, [false, true]);
+    assert.deepEqual(body.validation_results[0], { instruction: "punctuation:no_comma", status: "Failed", message: "Commas found in response." });
+    const generic = await verify({ language: "zh", instructions: [inst("punctuation:no_comma", 1), inst("detectable_format:json_format", 2)] });
+    assert.equal(generic.status, 501, generic.text);
+    assert.match(generic.text, /\['detectable_format:json_format'\].*validate_instruction_generic/);
+  });
+
   test("what is not ported is a 501 naming it: other languages' validators, LLM-scored instructions, a judge by URL", async () => {
     const french = await verify({ language: "fre", instructions: [inst("punctuation:no_comma", 1)] });
     assert.equal(french.status, 501, french.text);

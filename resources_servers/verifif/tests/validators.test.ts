@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { readRows } from "../../../src/testing/index.ts";
 import { extractCleanParagraphs, extractCleanSentences, extractCleanWords, keywordFrequency, validateEnglish } from "../validators-en.ts";
 import { EXPECTED_ARGUMENTS } from "../instructions.ts";
+import { validateChinese, zhDelegatesToGeneric } from "../validators-zh.ts";
 
 const cases = readRows(join(import.meta.dirname, "fixtures/en_validator_cases.jsonl"));
 
@@ -35,4 +36,24 @@ test("text helpers: sentences, words, paragraphs, keyword phrases", () => {
   assert.deepEqual(extractCleanParagraphs("<<T>>\n\n# H\nA\n\n\nB  \n\n---"), ["A", "B"]);
   assert.equal(keywordFrequency("Big  dog, big\ndog, bigdog", "big dog"), 2);
   assert.throws(() => keywordFrequency("x", "-dog"), /Invalid token '-dog'/);
+});
+
+// tests/fixtures/zh_validator_cases.jsonl: cases written for this port covering each of the sixteen ids the Chinese
+// module grades itself (bad and missing kwargs included), with the verdict and message NeMo Gym's
+// vif_validators/zh/validator.py (07d6b0d, CPython 3.11, its exceptions reported as the app reports them) gave.
+const zhCases = readRows(join(import.meta.dirname, "fixtures/zh_validator_cases.jsonl"));
+
+test("every Chinese case scores as NeMo Gym's zh validator scored it, message for message", () => {
+  assert.ok(zhCases.length >= 50);
+  const failures = zhCases.flatMap((c) => {
+    const ours = validateChinese(c.response, c.inst, c.kwargs);
+    return JSON.stringify(ours) === JSON.stringify(c.expected) ? [] : [`${c.inst} ${JSON.stringify(c.kwargs)} ${JSON.stringify(c.response)}\n  NeMo: ${JSON.stringify(c.expected)}\n  ours: ${JSON.stringify(ours)}`];
+  });
+  assert.deepEqual(failures, []);
+});
+
+test("the Chinese module hands every other known id to the generic validator; json_format among them", () => {
+  assert.equal(zhDelegatesToGeneric("detectable_format:json_format"), true);
+  assert.equal(zhDelegatesToGeneric("punctuation:no_comma"), false);
+  assert.equal(zhDelegatesToGeneric("not_an:instruction"), false, "an unknown id is zh's own 'not supported' message");
 });

@@ -4,7 +4,9 @@
 // each from that environment's own `configs/<name>.yaml`, as a user would add it to config_paths. An optional
 // `data/env_test.yaml` is merged over them: the overrides the folder's own example data needs (a problems file or
 // databases under data/ where the shipped config names the full dataset's location), so the checks run on what the
-// folder ships without anyone editing its config.
+// folder ships without anyone editing its config. A model server instance that `data/env_test.yaml` itself declares
+// (a scripted_model in `judge_rules` mode, say, wired as the resources server's `judge_model_server`) is started
+// with it, so a judge environment's verdict parsing is checked without a judge model.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -37,10 +39,14 @@ export const resourcesSpecOf = (definition: ServerDefinition | undefined) =>
 
 export async function startEnvironment(options: { rootDir: string; name: string; envDir: string; callDeadlineMs: number }): Promise<StartOutcome> {
   const { rootDir, name, envDir } = options;
-  const configFile = join(envDir, "configs", `${name}.yaml`);
-  const shown = relative(rootDir, configFile);
+  const ownConfig = join(envDir, "configs", `${name}.yaml`);
   const overridesFile = join(envDir, "data", ENV_TEST_OVERRIDES);
-  const overrides = existsSync(overridesFile) ? [overridesFile] : [];
+  const hasOverrides = existsSync(overridesFile);
+  // An environment that ships no configs/<name>.yaml (NeMo Gym's jailbreak_detection has only variants) may declare
+  // the whole instance in data/env_test.yaml, which is then the config rather than merged over one.
+  const configFile = existsSync(ownConfig) || !hasOverrides ? ownConfig : overridesFile;
+  const shown = relative(rootDir, configFile);
+  const overrides = hasOverrides && configFile !== overridesFile ? [overridesFile] : [];
   if (!existsSync(configFile)) return { started: false, problem: `${shown} is missing: it declares the resources server instance (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, domain: …}}}\`)` };
 
   let resolved: ConfigDict;
@@ -56,6 +62,9 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   const instance = instances.find((i) => i.serverType === "resources_servers" && i.implementation === name && !companions.some((c) => c.instanceName === i.instanceName));
   if (!instance) return { started: false, problem: `${shown} has no resources server instance of '${name}' (\`<instance>: {resources_servers: {${name}: {entrypoint: app.py, …}}}\`)` };
   const companionInstances = instances.filter((i) => i.serverType === "resources_servers" && companions.some((c) => c.instanceName === i.instanceName));
+  const declaredInOverrides = new Set<string>();
+  if (hasOverrides) for (const key of Object.keys(await loadYamlFile(overridesFile))) declaredInOverrides.add(key);
+  const modelInstances = instances.filter((i) => i.serverType === "responses_api_models" && declaredInOverrides.has(i.instanceName));
 
   // The folder under test, never a same-named environment elsewhere on the search path.
   const entrypoint = entrypointIn(envDir, String(instance.fields.entrypoint));
@@ -72,7 +81,7 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   let graph: InProcessGraph;
   try {
     const graphConfig: ConfigDict = { [instance.instanceName]: resolved[instance.instanceName] };
-    for (const companion of companionInstances) graphConfig[companion.instanceName] = resolved[companion.instanceName];
+    for (const companion of [...companionInstances, ...modelInstances]) graphConfig[companion.instanceName] = resolved[companion.instanceName];
     graph = await startInProcess(graphConfig, { [instance.instanceName]: definition });
   } catch (error) {
     return { started: false, problem: `instance '${instance.instanceName}' did not start: ${(error as Error).message}`, definition };
@@ -80,10 +89,11 @@ export async function startEnvironment(options: { rootDir: string; name: string;
   const client = new ServerClient({ globalConfig: graph.config, deadlineMs: options.callDeadlineMs, maxRetries: 0 });
   const hint = commonJsHint(entrypoint);
   const companionNotes = companions.map((c) => `started '${c.instanceName}' alongside, from ${relative(rootDir, c.configFile)}: ${shown} calls it but does not define it`);
+  const modelNotes = modelInstances.map((i) => `started model server '${i.instanceName}' (${i.implementation}) alongside, as ${relative(rootDir, overridesFile)} declares it`);
   return {
     started: true,
     configFile: shown,
-    notes: [...(hint ? [hint.trim()] : []), ...companionNotes, ...overrides.map((file) => `merged ${relative(rootDir, file)} over ${shown}`)],
+    notes: [...(hint ? [hint.trim()] : []), ...companionNotes, ...modelNotes, ...overrides.map((file) => `merged ${relative(rootDir, file)} over ${shown}`)],
     environment: {
       instanceName: instance.instanceName,
       definition,
