@@ -18,6 +18,11 @@ const TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp";
 // PyYAML's YAML 1.1 booleans: unlike the yaml package's 1.1 schema, single-letter `y` / `n` stay strings.
 const PY_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
 const PY_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
+const FLOAT_TAG = "tag:yaml.org,2002:float";
+// OmegaConf's float resolver (its loader replaces PyYAML's): a float needs a digit, so a lone `.` (or `-.`) is a
+// string there, where the yaml package's 1.1 float reads NaN. A float tag applies only where this also matches.
+const OMEGACONF_FLOAT =
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
 function pyYamlTags(tags: Tags): Tags {
   const result: Tags = [];
@@ -32,6 +37,11 @@ function pyYamlTags(tags: Tags): Tags {
       const isTrue = tag.test.test("true");
       const pyTag: ScalarTag = { ...(tag as ScalarTag), test: isTrue ? PY_TRUE : PY_FALSE };
       result.push(pyTag);
+      continue;
+    }
+    if (tag.tag === FLOAT_TAG && "test" in tag && tag.test instanceof RegExp) {
+      const own = tag.test;
+      result.push({ ...(tag as ScalarTag), test: new RegExp(`(?=${OMEGACONF_FLOAT.source})${own.source}`) });
       continue;
     }
     result.push(tag);

@@ -318,6 +318,21 @@ describe("parseConfigYaml / dumpYaml", () => {
     });
   });
 
+  it("reads floats like OmegaConf: a float needs a digit (a lone . is a string), 1e5 and 1_0.5 are floats", () => {
+    assert.deepEqual(parseConfigYaml("a: .\nb: -.\nc: .5\nd: 1.\ne: 1e5\nf: 1_0.5\ng: -.inf\nh: 1.5e-3\n"), {
+      a: ".",
+      b: "-.",
+      c: 0.5,
+      d: 1,
+      e: 100000,
+      f: 10.5,
+      g: -Infinity,
+      h: 0.0015,
+    });
+    assert.ok(Number.isNaN(parseConfigYaml("n: .nan\n").n));
+    assert.deepEqual(parseConfigYaml(dumpYaml({ match: "." })), { match: "." });
+  });
+
   it("supports anchors and merge keys", () => {
     assert.deepEqual(parseConfigYaml("base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n").derived, { x: 1, y: 2 });
   });
