@@ -4,7 +4,10 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { extractText, gymnasiumServer, resourcesServer, responsesApiModel } from "../../../src/server/index.ts";
-import { http, serverDefinition, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../../../src/config/index.ts";
+import { http, readRows, serverDefinition, sharedDataFile, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
 import gymnasiumAgent, { accumulateUsage } from "../app.ts";
 
 type Item = Record<string, any>;
@@ -336,3 +339,44 @@ test("whole rollouts with scripted_model: blackjack ends in a bust, a win, a dra
     await e2e.close();
   }
 });
+
+// NeMo Gym's own example rollouts (git show 07d6b0d:resources_servers/<env>/data/example_rollouts.jsonl and
+// example.jsonl, copied to nemo-gym-data/<env>/data/), re-run here with the recorded model turns replayed and, for
+// blackjack, the recorded cards dealt: each /run answer must be the recorded line byte for byte.
+for (const envName of ["example_multi_turn_gymnasium", "blackjack"]) {
+  const recorded = sharedDataFile(`${envName}/data/example_rollouts.jsonl`);
+  const inputs = sharedDataFile(`${envName}/data/example.jsonl`);
+  test(`NeMo Gym's ${envName} example rollouts come out byte for byte`, { skip: recorded.skip || inputs.skip }, async () => {
+    const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+    let deck: string[] = [];
+    const envModule = await import(join(PROJECT_ROOT, "resources_servers", envName, "app.ts"));
+    const env = envName === "blackjack" ? envModule.blackjackServer(() => ({ randbelow: () => RANKS.indexOf(deck.shift()!) })) : envModule.default;
+    const replay = responsesApiModel({ name: "ReplayModel", config: z.looseObject({}), responses: async () => modelTurns.shift() as any });
+    const e2e = await startServers({ env: [env], policy_model: [replay], agent: [gymnasiumAgent, agentFields(5)] });
+    const rows = readRows(inputs.path!);
+    const lines = readFileSync(recorded.path!, "utf8").split("\n").filter(Boolean);
+    const hand = (text: string) => text.slice(1, -1).split(", ");
+    try {
+      for (const text of lines) {
+        const line = JSON.parse(text);
+        const assistantTurns = line.response.output.filter((item: Item) => item.role === "assistant");
+        modelTurns.length = 0;
+        modelTurns.push(...assistantTurns.map((item: Item, i: number) => ({ ...line.response, output: [item], usage: i === assistantTurns.length - 1 ? line.response.usage : null })));
+        if (envName === "blackjack") {
+          const first = line.responses_create_params.input.at(-1).content as string;
+          const shownCard = /Dealer shows: (\S+)/.exec(first)![1]!;
+          const dealer = line.info.dealer ? hand(line.info.dealer) : [shownCard, "2"];
+          deck = [...hand(/Your hand: (\[.*?\])/.exec(first)![1]!), ...dealer.slice(0, 2), ...hand(line.info.player).slice(2), ...dealer.slice(2)];
+        }
+        const source = rows[line._ng_task_index]! as Item;
+        // The collection run set these sampling parameters on every row.
+        const sampling = Object.fromEntries(["max_output_tokens", "temperature"].filter((key) => line.responses_create_params[key] !== null).map((key) => [key, line.responses_create_params[key]]));
+        const row = { ...source, responses_create_params: { ...source.responses_create_params, ...sampling }, _ng_task_index: line._ng_task_index, _ng_rollout_index: line._ng_rollout_index };
+        const answer = await client.request(`${e2e.url("agent")}/run`, { method: "POST", json: row });
+        assert.equal(answer.text, `${text.slice(0, text.indexOf(',"_ng_task_index"'))}}`);
+      }
+    } finally {
+      await e2e.close();
+    }
+  });
+}
