@@ -81,8 +81,11 @@ export interface GymnasiumServerSpec<State, Config, Metadata extends z.ZodType> 
   keyMetrics?: MetricsHooks["keyMetrics"];
   /** `info` / verify fields Python types as float, written with a trailing ".0" when integral. */
   floatFields?: string[];
-  /** Extra routes (rare), in their own fastify scope. */
-  routes?: (app: FastifyInstance, context: ServerContext<Config>) => void | Promise<void>;
+  /**
+   * Extra routes (rare: an optional /close, say), in their own fastify scope, with the store of episodes (keyed by
+   * `request.sessionId`; deleting one disposes its state).
+   */
+  routes?: (app: FastifyInstance, context: ServerContext<Config>, episodes: SessionStore<GymnasiumEpisode<State>>) => void | Promise<void>;
 }
 
 export interface GymnasiumServerDefinition<State, Config> extends ServerDefinition<Config> {
@@ -131,9 +134,10 @@ const ROUTE_FIELDS = new Set(["responses_create_params", "response"]);
 const metadataOf = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !ROUTE_FIELDS.has(key)));
 
 /** An episode in the store: wrapped, so "reset returned no state" and "never reset" stay apart. */
-interface Episode<State> {
+export interface GymnasiumEpisode<State> {
   state: State;
 }
+type Episode<State> = GymnasiumEpisode<State>;
 
 /** The model turns of a stored rollout's output: items between the function_call_output / user items the agent added. */
 export function rolloutTurns(output: readonly unknown[]): unknown[][] {
@@ -261,7 +265,7 @@ export function gymnasiumServer<State = undefined, Config = Record<string, unkno
       });
 
       const routes = spec.routes;
-      if (routes) app.register(async (scope) => routes(scope, server));
+      if (routes) app.register(async (scope) => routes(scope, server, episodes));
     },
   });
   return { ...definition, gymnasium: spec };

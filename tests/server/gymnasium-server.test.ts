@@ -16,6 +16,13 @@ const countdown = gymnasiumServer({
     return s.left === 0 ? { reward: 1, terminated: true } : { observation: `left: ${s.left}`, reward: 0.25 };
   },
   disposeState: (s) => void disposed.push(s.left),
+  // An optional /close (NeMo Gym's supports_explicit_close environments have one), built on the episode store.
+  routes: (app, _context, episodes) => {
+    app.post("/close", async (request) => {
+      await episodes.delete(request.sessionId);
+      return { ok: true };
+    });
+  },
 });
 const stateless = gymnasiumServer({ name: "EchoEnv", step: (_s, action) => ({ reward: extractText(action).length, terminated: true }) });
 
@@ -52,6 +59,14 @@ test("an ended episode's state is disposed, and a step after it is a 400 asking 
   const again = await session.post("/step", { responses_create_params: params, response: said("go"), start: 7 });
   assert.equal(again.status, 400);
   assert.match(again.text, /Call \/reset first/);
+});
+
+test("an extra route reaches the episode store: deleting the session's episode disposes it", async () => {
+  const session = env.session();
+  await session.post("/reset", { responses_create_params: params, start: 9 });
+  assert.equal((await session.post("/close", {})).status, 200);
+  assert.ok(disposed.includes(9));
+  assert.equal((await session.post("/step", { responses_create_params: params, response: said("go"), start: 9 })).status, 400);
 });
 
 test("a bad row field, a missing response or missing responses_create_params is a 422 naming it", async () => {
