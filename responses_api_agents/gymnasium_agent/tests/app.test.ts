@@ -297,17 +297,18 @@ test("/v1/responses proxies one model call; /aggregate_metrics is the environmen
   assert.equal(metrics.json<{ key_metrics: Record<string, number> }>().key_metrics["mean/reward"], 1);
 });
 
-test("whole rollouts with scripted_model: example_multi_turn_gymnasium answers its follow-ups and scores the last turn", async () => {
-  const multiTurn = await serverDefinition("resources_servers/example_multi_turn_gymnasium");
-  const scripted = await serverDefinition("responses_api_models/scripted_model");
+test("whole rollouts with scripted_model: example_multi_turn_gymnasium answers its follow-ups and scores the last turn; blackjack stands and is scored", async () => {
+  const policy = { type: "responses_api_models", name: "policy_model" };
   const e2e = await startServers({
-    env: [multiTurn],
-    policy_model: [scripted, { mode: "heuristic" }],
-    agent: [gymnasiumAgent, { ...agentFields(5) }],
+    multi_turn: [await serverDefinition("resources_servers/example_multi_turn_gymnasium")],
+    blackjack: [await serverDefinition("resources_servers/blackjack")],
+    policy_model: [await serverDefinition("responses_api_models/scripted_model"), { mode: "heuristic" }],
+    multi_turn_agent: [gymnasiumAgent, { resources_server: { type: "resources_servers", name: "multi_turn" }, model_server: policy, max_steps: 5 }],
+    blackjack_agent: [gymnasiumAgent, { resources_server: { type: "resources_servers", name: "blackjack" }, model_server: policy, max_steps: 5 }],
   });
   try {
     const row = { responses_create_params: { input: [{ role: "user", content: "What is 12 plus 30?" }] }, follow_ups: ["Check it once more: is the sum still 42?"], expected_answer: "42" };
-    const answer = await client.request(`${e2e.url("agent")}/run`, { method: "POST", json: row });
+    const answer = await client.request(`${e2e.url("multi_turn_agent")}/run`, { method: "POST", json: row });
     assert.equal(answer.status, 200, answer.text);
     const body = answer.json<Item>();
     assert.deepEqual([body.reward, body.terminated, body.truncated], [1, true, false]);
@@ -315,26 +316,16 @@ test("whole rollouts with scripted_model: example_multi_turn_gymnasium answers i
     assert.equal(body.response.output[1].content, "Check it once more: is the sum still 42?");
     assert.match(body.response.model, /^scripted-/);
     // The same rollout, re-scored by the environment's /verify, gets the same reward.
-    const verified = await e2e.client.post("env", "/verify", { json: { ...row, response: body.response } });
+    const verified = await e2e.client.post("multi_turn", "/verify", { json: { ...row, response: body.response } });
     assert.equal(verified.json<Item>().reward, 1);
-  } finally {
-    await e2e.close();
-  }
-});
 
-test("whole rollouts with scripted_model: blackjack ends in a bust, a win, a draw or a loss, with its reward", async () => {
-  const blackjack = await serverDefinition("resources_servers/blackjack");
-  const scripted = await serverDefinition("responses_api_models/scripted_model");
-  const e2e = await startServers({ env: [blackjack], policy_model: [scripted, { mode: "heuristic" }], agent: [gymnasiumAgent, { ...agentFields(5) }] });
-  try {
-    const answer = await client.request(`${e2e.url("agent")}/run`, { method: "POST", json: { responses_create_params: { input: [{ role: "user", content: "Deal." }] } } });
-    assert.equal(answer.status, 200, answer.text);
-    const body = answer.json<Item>();
+    const hand = await client.request(`${e2e.url("blackjack_agent")}/run`, { method: "POST", json: { responses_create_params: { input: [{ role: "user", content: "Deal." }] } } });
+    assert.equal(hand.status, 200, hand.text);
+    const played = hand.json<Item>();
     // The heuristic writes no action tag, so it stands: one step, scored against the dealer.
-    assert.equal(body.terminated, true);
-    const expected: Record<string, number> = { win: 1, draw: 0, loss: -1 };
-    assert.equal(body.reward, expected[body.info.result]);
-    assert.match(body.responses_create_params.input[1].content, /^Your hand: \[.+\] = \d+\nDealer shows: /);
+    assert.equal(played.terminated, true);
+    assert.equal(played.reward, ({ win: 1, draw: 0, loss: -1 } as Record<string, number>)[played.info.result]);
+    assert.match(played.responses_create_params.input[1].content, /^Your hand: \[.+\] = \d+\nDealer shows: /);
   } finally {
     await e2e.close();
   }
