@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runGym } from "./gym-process.ts";
 
-const SHIPPED_ENVIRONMENTS = ["arc_agi", "calendar", "calendar_v2", "instruction_following", "reasoning_gym", "workplace_assistant"];
+const SHIPPED_ENVIRONMENTS = ["arc_agi", "blackjack", "calendar", "calendar_v2", "instruction_following", "reasoning_gym", "workplace_assistant"];
 const NEMO_PAYLOAD_KEYS = ["name", "kind", "status", "domain", "description", "version", "integration_profile", "modality", "licensing", "lifecycle"];
 
 async function json(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Record<string, unknown>[]> {
@@ -25,10 +25,10 @@ test("gym list environments --json: NeMo Gym's fields plus whether each entry is
     assert.match(String(entry.config_path), new RegExp(`environments/${name}/config\\.yaml$`));
     assert.equal(entry.status, "no-manifest");
   }
-  const blackjack = entries.find((e) => e.name === "blackjack")!;
-  assert.equal(blackjack.ported, false);
-  assert.deepEqual(blackjack.missing, ["resources_servers/blackjack", "responses_api_agents/gymnasium_agent"]);
-  assert.equal(blackjack.config_path, null);
+  const harborOnly = entries.find((e) => e.name === "biomnibench_da")!;
+  assert.equal(harborOnly.ported, false);
+  assert.deepEqual(harborOnly.missing, ["responses_api_agents/harbor_agent"]);
+  assert.equal(harborOnly.config_path, null);
   assert.ok(entries.some((e) => e.kind === "benchmark" && e.name === "gpqa" && e.ported));
 });
 

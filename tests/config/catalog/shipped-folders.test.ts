@@ -25,7 +25,7 @@ const environmentConfigs = readdirSync(join(PROJECT_ROOT, "environments")).map((
 const benchmarkConfigs = yamlFilesUnder(join(PROJECT_ROOT, "benchmarks")).filter((path) => /type: benchmark/.test(readFileSync(path, "utf8")));
 
 test("the shipped folders are the ones NeMo Gym has and this project can run", () => {
-  assert.deepEqual(readdirSync(join(PROJECT_ROOT, "environments")).sort(), ["arc_agi", "calendar", "calendar_v2", "code_gen", "instruction_following", "reasoning_gym", "workplace_assistant"]);
+  assert.deepEqual(readdirSync(join(PROJECT_ROOT, "environments")).sort(), ["arc_agi", "blackjack", "calendar", "calendar_v2", "code_gen", "instruction_following", "reasoning_gym", "workplace_assistant"]);
   // 25 + the code benchmarks: bigcodebench, birdbench, human_eval, human_eval_infilling, ioi, livecodebench-x,
   // livecodebench/{v5_2408_2502,v6_2408_2505}/{config,cascade}, mbpp, spider2_lite (scicode's scicode_agent is not here).
   assert.equal(benchmarkConfigs.length, 37, benchmarkConfigs.map((p) => relative(PROJECT_ROOT, p)).join("\n"));
@@ -77,7 +77,7 @@ test("each shipped folder has a README; each environment its example rows", () =
 test("the catalogue lists every shipped folder and every server config here as ported", () => {
   const entries = discoverCatalog([PROJECT_ROOT]);
   const byName = new Map(entries.map((entry) => [`${entry.kind}/${entry.name}`, entry]));
-  for (const name of ["arc_agi", "calendar", "calendar_v2", "code_gen", "instruction_following", "reasoning_gym", "workplace_assistant"]) {
+  for (const name of ["arc_agi", "blackjack", "calendar", "calendar_v2", "code_gen", "instruction_following", "reasoning_gym", "workplace_assistant"]) {
     const entry = byName.get(`environment/${name}`);
     assert.ok(entry?.ported, `${name}: ${entry?.notPortedReason}`);
   }
