@@ -20,3 +20,4 @@ export * from "./agent-rollout.ts";
 export * from "./judge-prompt-file.ts";
 export * from "./nemo-gym-text.ts";
 export * from "./nemo-gym-server-file.ts";
+export * from "./gymnasium-server.ts";
