@@ -122,6 +122,11 @@ const BaseGymnasiumConfigSchema = z.looseObject({
   session_idle_ttl_s: z.number().positive().default(3600),
 });
 
+/** BaseResourcesServerConfig keys NeMo Gym's GymnasiumServer never reads (its own setup_webserver leaves them out). */
+const GYMNASIUM_REFUSED_KEYS: Readonly<Record<string, string>> = {
+  expose_tools_over_mcp: "a Gymnasium-style server serves no tools, so there is nothing to expose over MCP (NeMo Gym's GymnasiumServer registers no MCP route either)",
+};
+
 const ROUTE_FIELDS = new Set(["responses_create_params", "response"]);
 const metadataOf = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !ROUTE_FIELDS.has(key)));
 
@@ -175,7 +180,7 @@ export function gymnasiumServer<State = undefined, Config = Record<string, unkno
     serverType: "resources_servers",
     className: spec.name,
     configSchema,
-    refusedConfigKeys: spec.refusedConfigKeys,
+    refusedConfigKeys: { ...GYMNASIUM_REFUSED_KEYS, ...spec.refusedConfigKeys },
     // NeMo Gym's GymnasiumServer runs RolloutContextMiddleware: /ng-rollout/<id>/step is /step.
     stripRolloutPrefix: true,
     register(app, server) {
