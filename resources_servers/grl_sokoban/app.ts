@@ -23,8 +23,6 @@ const DEFAULT_ENV_CONFIG: Readonly<Record<string, unknown>> = {
 };
 
 const ConfigSchema = z.object({
-  // BaseResourcesServerConfig's flag: NeMo's GymnasiumServer mounts no tool (or MCP) routes, so it changes nothing.
-  expose_tools_over_mcp: z.boolean().default(false),
   // A YAML env_config replaces the whole default dict (pydantic's default_factory runs only when it is absent); its
   // missing keys then take the env class's defaults (search_depth 300). Keys NeMo's env does not read are ignored.
   env_config: z.record(z.string(), z.unknown()).default(() => ({ ...DEFAULT_ENV_CONFIG })),

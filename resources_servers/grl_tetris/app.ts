@@ -27,8 +27,6 @@ const DEFAULT_ENV_CONFIG: Readonly<Record<string, unknown>> = {
 };
 
 const ConfigSchema = z.object({
-  // BaseResourcesServerConfig's flag: NeMo's GymnasiumServer mounts no tool (or MCP) routes, so it changes nothing.
-  expose_tools_over_mcp: z.boolean().default(false),
   // A YAML env_config replaces the default dict whole; its missing keys take the env class's defaults (box_type 1).
   env_config: z.record(z.string(), z.unknown()).default(() => ({ ...DEFAULT_ENV_CONFIG })),
   /** This port's: Python `random.seed(n)` for the start-up state NeMo's process draws from the OS; null: the OS. */

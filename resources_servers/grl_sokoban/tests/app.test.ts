@@ -1,7 +1,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertRowsAreRunRequests, assistantMessage, injectServer, readRows, responseWith, sharedDataFile, type InjectedServer } from "../../../src/testing/index.ts";
+import { z } from "zod";
+import { responsesApiModel } from "../../../src/server/index.ts";
+import { assertRowsAreRunRequests, assistantMessage, http, injectServer, readRows, responseWith, serverDefinition, sharedDataFile, startServers, type InjectedServer } from "../../../src/testing/index.ts";
 import { SokobanEnv } from "../../../src/ports/grl/sokoban-env.ts";
 import sokoban, { formatSokobanObservation } from "../app.ts";
 
@@ -57,6 +59,40 @@ test("NeMo Gym's recorded rollouts: the same initial boards from the same seeds,
     rewardsEqual++;
   }
   t.diagnostic(`grl_sokoban parity: boards equal ${boardsEqual}/${rollouts.length}, rewards reproduced ${rewardsEqual}/${rollouts.length}`);
+});
+
+test("whole rollouts through gymnasium_agent, the model replaying NeMo's recorded moves, end with NeMo's reward, flags, info and observations", { skip: nemoRollouts.skip || nemoRows.skip }, async () => {
+  const rows = readRows(nemoRows.path!);
+  const rollouts = readRows(nemoRollouts.path!) as any[];
+  const replies: string[] = [];
+  const model = responsesApiModel({
+    name: "ReplayModel",
+    config: z.looseObject({}),
+    async responses({ params }) {
+      const text = replies.shift() ?? "<action>Up</action>";
+      return { id: "resp_replay", created_at: 1, error: null, incomplete_details: null, instructions: null, metadata: null, model: "replay", object: "response", output: [assistantMessage(text)], parallel_tool_calls: true, temperature: null, tool_choice: "auto", tools: params.tools, top_p: null, usage: null } as any;
+    },
+  });
+  const agent = await serverDefinition("responses_api_agents/gymnasium_agent");
+  const refs = { resources_server: { type: "resources_servers", name: "grl_sokoban" }, model_server: { type: "responses_api_models", name: "policy_model" }, max_steps: 20 };
+  const graph = await startServers({ grl_sokoban: [sokoban], policy_model: [model], agent: [agent, refs] });
+  const client = http();
+  try {
+    for (const rollout of rollouts) {
+      replies.splice(0, replies.length, ...recordedTurns(rollout.response.output).map((turn) => turn.text));
+      const answer = await client.request(`${graph.url("agent")}/run`, { method: "POST", json: rows[rollout._ng_task_index] });
+      assert.equal(answer.status, 200, answer.text);
+      const body = answer.json<any>();
+      assert.deepEqual([body.reward, body.terminated, body.truncated], [rollout.reward, rollout.terminated, rollout.truncated]);
+      assert.deepEqual(body.info, rollout.info);
+      const observations = (output: any[]) => output.filter((item) => item.role === "user").map((item) => item.content);
+      assert.deepEqual(observations(body.response.output), observations(rollout.response.output));
+      assert.equal(body.responses_create_params.input.at(-1).content, rollout.responses_create_params.input.at(-1).content);
+    }
+  } finally {
+    await client.close();
+    await graph.close();
+  }
 });
 
 test("/verify re-scores NeMo Gym's recorded rollouts (seeded) to their summed rewards", { skip: nemoRollouts.skip || nemoRows.skip }, async () => {
