@@ -21,6 +21,7 @@ export { jsonEquals, jsonGetItem, jsonIterate, jsonLess, jsonLoads, jsonRepr, js
 export { FLOAT_FIELDS, orjsonDumps, pythonJsonDumps, pythonJsonDumpsTyped, toPythonJson, type PythonDumpsOptions } from "./json-dumps.ts";
 export { unpickleStr } from "./pickle.ts";
 export { PythonRandom } from "./random.ts";
+export { pythonStrHashUnrandomised, siphash13 } from "./str-hash.ts";
 export { NAMESPACE_URL, uuid5 } from "./uuid.ts";
 export { pythonFormat } from "./str-format.ts";
 export { PythonLiteralError, readPythonConstants } from "./literal.ts";

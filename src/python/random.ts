@@ -47,6 +47,54 @@ export class PythonRandom {
     return r;
   }
 
+  /** `random.random()`: 53 random bits from two outputs (27 + 26 bits), as CPython's random_random does. */
+  random(): number {
+    const a = this.next32() >>> 5;
+    const b = this.next32() >>> 6;
+    return (a * 67108864 + b) * (1 / 9007199254740992);
+  }
+
+  /** `random.randint(a, b)`: uniform in [a, b] (randrange(a, b + 1)), by _randbelow. */
+  randint(a: number, b: number): number {
+    const width = b + 1 - a;
+    if (!Number.isSafeInteger(width) || width <= 0) throw new RangeError(`empty range in randrange(${a}, ${b + 1})`);
+    return a + this.randbelow(width);
+  }
+
+  /** `random.choice(seq)`: one element by _randbelow(len(seq)). */
+  choice<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError("Cannot choose from an empty sequence");
+    return items[this.randbelow(items.length)]!;
+  }
+
+  /**
+   * `random.sample(population, k)` for populations up to CPython's set-size threshold (21 + more for k > 5), the
+   * pool branch: k picks by _randbelow(n - i), each pick's slot refilled from the pool's end.
+   */
+  sample<T>(population: readonly T[], k: number): T[] {
+    const n = population.length;
+    if (!Number.isInteger(k) || k < 0 || k > n) throw new RangeError("Sample larger than population or is negative");
+    let setsize = 21;
+    if (k > 5) setsize += 4 ** Math.ceil(Math.log(k * 3) / Math.log(4));
+    if (n > setsize) throw new RangeError("random.sample's set branch (large populations) is not implemented");
+    const pool = [...population];
+    const result: T[] = [];
+    for (let i = 0; i < k; i++) {
+      const j = this.randbelow(n - i);
+      result.push(pool[j]!);
+      pool[j] = pool[n - i - 1]!;
+    }
+    return result;
+  }
+
+  /** An independent generator in this one's state (`random.getstate()` then `setstate` on a new Random). */
+  clone(): PythonRandom {
+    const copy = new PythonRandom(0);
+    copy.mt.set(this.mt);
+    copy.index = this.index;
+    return copy;
+  }
+
   /** `random.shuffle(x)` in place (Fisher–Yates from the end, as CPython 3.11+ does it). */
   shuffle<T>(items: T[]): void {
     for (let i = items.length - 1; i > 0; i--) {

@@ -76,7 +76,7 @@ export interface GymnasiumServerSpec<State, Config, Metadata extends z.ZodType> 
    * Whether replaying a rollout's actions on a fresh episode reproduces its rewards (false for an environment that
    * deals from an unseeded RNG): /verify answers 501 when false. Default true.
    */
-  replayable?: boolean;
+  replayable?: boolean | ((metadata: z.output<Metadata>, config: Config) => boolean);
   computeMetrics?: (tasks: Parameters<NonNullable<MetricsHooks["computeMetrics"]>>[0], config: Config) => ReturnType<NonNullable<MetricsHooks["computeMetrics"]>>;
   keyMetrics?: MetricsHooks["keyMetrics"];
   /** `info` / verify fields Python types as float, written with a trailing ".0" when integral. */
@@ -230,13 +230,14 @@ export function gymnasiumServer<State = undefined, Config = Record<string, unkno
       // The cookie alone: gymnasium_agent never seeds, but `gym env test` and reverify start a session this way.
       app.post("/seed_session", async () => ({}));
       app.get("/tools", async () => []);
-      const replayable = spec.replayable ?? true;
-      const reverifyMode: ReverifyMode = replayable ? "stateless" : "unsupported";
+      // A function decides per row (an episode replays when its row is seeded); some rows can, so reverify may try.
+      const replayableRow = typeof spec.replayable === "function" ? spec.replayable : () => spec.replayable !== false;
+      const reverifyMode: ReverifyMode = spec.replayable !== false ? "stateless" : "unsupported";
       app.get("/reverify_mode", async (_request, reply) => reply.type("application/json").send(JSON.stringify(reverifyMode)));
 
       app.post("/verify", async (request, reply) => {
         const { body, metadata } = parseRequest(BaseVerifyRequestSchema, request);
-        if (!replayable) {
+        if (!replayableRow(metadata, server.config)) {
           throw new HttpError(501, `${spec.name}: an episode cannot be replayed (its steps are not determined by the actions alone), so a stored rollout cannot be re-scored; its reward is the one gymnasium_agent summed`);
         }
         const context = contextOf(request, reply);

@@ -3,7 +3,7 @@
 // modules rely on for NeMo Gym's option order, uuids and bytes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { NAMESPACE_URL, PythonRandom, pythonJsonDumpsTyped, uuid5 } from "../../src/python/index.ts";
+import { NAMESPACE_URL, PythonRandom, pythonJsonDumpsTyped, pythonStrHashUnrandomised, uuid5 } from "../../src/python/index.ts";
 
 test("random.Random(seed).shuffle and getrandbits: CPython's sequence for small, negative and 128-bit seeds", () => {
   const shuffled = (seed: bigint | number, n: number) => {
@@ -37,4 +37,27 @@ test("pythonJsonDumpsTyped: bigint is an int, a number a float; ensure_ascii and
   assert.equal(pythonJsonDumpsTyped(value, { sortKeys: true, ensureAscii: false }), '{"a": [1, 2.0, 1e-07, null, true, 1e+16, NaN], "b": "ü\u007f\\n", "😀": "x"}');
   assert.equal(pythonJsonDumpsTyped({ b: "ü\u007f\n😀", a: [1n, 2] }), '{"b": "\\u00fc\\u007f\\n\\ud83d\\ude00", "a": [1, 2.0]}');
   assert.equal(pythonJsonDumpsTyped(new Map<string, unknown>([["k", 3n], ["skip", undefined]])), '{"k": 3}');
+});
+
+test("random.Random(seed).random, randint, choice and sample: CPython's values, drawn in order from one generator", () => {
+  const rng = new PythonRandom(2026);
+  assert.deepEqual([rng.random(), rng.random(), rng.random()], [0.11911988496396309, 0.5025157552312506, 0.511822712773071]);
+  assert.deepEqual(Array.from({ length: 8 }, () => rng.randint(1, 6)), [1, 2, 5, 5, 5, 4, 5, 5]);
+  assert.deepEqual(Array.from({ length: 6 }, () => rng.choice([..."abcde"])), ["d", "e", "d", "b", "a", "e"]);
+  const range10 = Array.from({ length: 10 }, (_, i) => i);
+  assert.deepEqual([rng.sample(range10, 3), rng.sample(range10, 3)], [[1, 9, 4], [1, 7, 0]]);
+});
+
+test("a clone draws what its original would, and leaves the original where it was", () => {
+  const original = new PythonRandom(9);
+  original.random();
+  const copy = original.clone();
+  assert.deepEqual([copy.random(), copy.randint(0, 100)], [original.random(), original.randint(0, 100)]);
+});
+
+test("hash(str) as CPython 3.11 computes it under PYTHONHASHSEED=0 (SipHash-1-3, zero key)", () => {
+  assert.equal(pythonStrHashUnrandomised("2026"), 5061362451999047408n);
+  assert.equal(pythonStrHashUnrandomised("4294967295"), -7395580164763800411n);
+  assert.equal(pythonStrHashUnrandomised("123456789012345678"), -4010888940098880848n);
+  assert.equal(pythonStrHashUnrandomised(""), 0n);
 });
