@@ -116,6 +116,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "genrm_parse_retries",
     "genrm_parse_retry_sleep_s",
   ],
+  "resources_servers/google_search": [...RESOURCES_SERVER, "google_api_key", "google_cx"],
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
