@@ -200,3 +200,100 @@ test("the example rows are task indices of the example problems", () => {
   assert.equal(rows.length, 5);
   for (const [i, row] of rows.entries()) assert.deepEqual([row.task_idx, row.responses_create_params], [i, { input: [] }]);
 });
+
+// ---- HotPotQA ----
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import hotpotqa from "../hotpotqa_app.ts";
+import { cleanStr, normalizeAnswer } from "../../../src/ports/aviary/hotpotqa.ts";
+import { parseWikipediaSearchPage, wikipediaSearchBackend } from "../../../src/ports/aviary/wikipedia.ts";
+
+const QUESTIONS = join(import.meta.dirname, "../data/hotpotqa_example_questions.jsonl");
+const FIXTURE = join(import.meta.dirname, "../data/wikipedia_fixture.jsonl");
+
+async function hotpot(run: (server: InjectedServer, step: (envId: string, name: string, args: unknown) => Promise<any>) => Promise<void>) {
+  const server = await injectServer(hotpotqa, { hotpotqa_jsonl_fpath: QUESTIONS, wikipedia_fixture_jsonl_fpath: FIXTURE }, { instanceName: "hotpotqa" });
+  const step = async (envId: string, name: string, args: unknown) => (await server.post("/step", { env_id: envId, action: [call(name, args)] })).json<any>();
+  try {
+    await run(server, step);
+  } finally {
+    await server.close();
+  }
+}
+
+test("HotPotQA: search shows the article's first five sentences, lookup walks the lines with the keyword, a contained answer scores 1", async () => {
+  await hotpot(async (server, step) => {
+    const seeded = (await server.post("/seed_session", { task_idx: 0 })).json<any>();
+    assert.equal(seeded.obs[0].content, "Question: Which river flows through the city where the Harbor Bridge of Lumeria was built?");
+    assert.deepEqual(seeded.tools.map((t: any) => t.name), ["search", "lookup", "submit_answer"]);
+    const searched = await step(seeded.env_id, "search", { entity: "Harbor Bridge of Lumeria" });
+    assert.equal(searched.obs[0].output, "The Harbor Bridge of Lumeria is a suspension bridge in Port Vell. It was completed in 1931. It spans the mouth of the harbour.. Port Vell is a city on the Silver River. The river reaches the sea at the harbour..");
+    assert.equal((await step(seeded.env_id, "lookup", { keyword: "river" })).obs[0].output, "(Result 1 / 1) Port Vell is a city on the Silver River. The river reaches the sea at the harbour.");
+    assert.equal((await step(seeded.env_id, "lookup", { keyword: "river" })).obs[0].output, "No more results.");
+    const submitted = await step(seeded.env_id, "submit_answer", { answer: "It is the Silver River." });
+    assert.deepEqual([submitted.obs[0].output, submitted.reward, submitted.done], ["Finished.", 1, true]);
+  });
+});
+
+test("HotPotQA: no article gives similar titles; a disambiguation page searches again in brackets; a wrong answer scores 0", async () => {
+  await hotpot(async (server, step) => {
+    const envId = (await server.post("/seed_session", { task_idx: 1 })).json<any>().env_id;
+    assert.equal((await step(envId, "lookup", { keyword: "born" })).obs[0].output, "Lookup failed. You have not specified a Wikipedia page yet.");
+    assert.equal((await step(envId, "search", { entity: "Quill Press" })).obs[0].output, `Search for 'Quill Press' returned no results. Similar: ['Quill Press (publisher)', 'Quill & Ink', 'Press gang'].`);
+    assert.match((await step(envId, "search", { entity: "Quill Press (publisher)" })).obs[0].output, /^Quill Press was a publishing house founded by Ada Marsh\. Ada Marsh was born in 1872/);
+    const wrong = await step(envId, "submit_answer", { answer: "1873" });
+    assert.deepEqual([wrong.reward, wrong.done], [0, true]);
+  });
+});
+
+test("HotPotQA: a search the fixture lacks is a 503 naming the query, never an observation", async () => {
+  await hotpot(async (server) => {
+    const envId = (await server.post("/seed_session", { task_idx: 0 })).json<any>().env_id;
+    const answer = await server.post("/step", { env_id: envId, action: [call("search", { entity: "Nowhere Town" })] });
+    assert.equal(answer.status, 503);
+    assert.match(answer.text, /Nowhere\+Town/);
+  });
+});
+
+test("HotPotQA's answer normalisation and ReAct's clean_str", () => {
+  assert.equal(normalizeAnswer("The Quick, Brown Fox!"), "quick brown fox");
+  assert.equal(normalizeAnswer("  an   Apple a day "), "apple day");
+  assert.equal(cleanStr("unicode escape: \\u00e9"), "unicode escape: é");
+  assert.equal(cleanStr("SBN IT\\ICCU\\UBO\\2771748."), "SBN IT\\ICCU\\UBO\\2771748.");
+  assert.equal(cleanStr("naïve ☃ \\n"), "naïve ☃ \\n");
+});
+
+test("the Wikipedia search page is read as aviary reads it: result headings, else paragraphs then lists", () => {
+  assert.deepEqual(parseWikipediaSearchPage(`<div class="mw-search-result-heading"><a>Foo &amp; Bar</a></div><div class='x mw-search-result-heading'> Baz </div>`), { similar: ["Foo & Bar", "Baz"] });
+  assert.deepEqual(parseWikipediaSearchPage(`<ul><li>one item</li><li>two</li></ul><p>First <b>bold</b> para.</p><script>x</script><p>Second</p>`), { texts: ["First bold para.", "Second", "one itemtwo"] });
+});
+
+test("the real Wikipedia backend: aviary's URL and User-Agent, redirects followed, a 429 retried, answers cached", async () => {
+  const seen: { url: string; agent: string | undefined }[] = [];
+  let first = true;
+  const wiki = createServer((request, response) => {
+    seen.push({ url: request.url!, agent: request.headers["user-agent"] });
+    if (request.url!.startsWith("/w/index.php")) {
+      if (first) {
+        first = false;
+        response.writeHead(429, { "retry-after": "0" }).end("slow down");
+        return;
+      }
+      response.writeHead(302, { location: "/wiki/Port_Vell" }).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/html" }).end("<p>Port Vell is a city on the Silver River.</p>");
+  });
+  await new Promise<void>((resolve) => wiki.listen(0, "127.0.0.1", resolve));
+  const backend = wikipediaSearchBackend({ searchUrl: `http://127.0.0.1:${(wiki.address() as AddressInfo).port}/w/index.php`, backoffMs: 1 });
+  try {
+    assert.deepEqual(await backend.search("Port+Vell"), { texts: ["Port Vell is a city on the Silver River."] });
+    assert.deepEqual(await backend.search("Port+Vell"), { texts: ["Port Vell is a city on the Silver River."] });
+    assert.deepEqual(seen.map((s) => s.url), ["/w/index.php?search=Port+Vell", "/w/index.php?search=Port+Vell", "/wiki/Port_Vell"]);
+    assert.ok(seen.every((s) => s.agent === "Aviary (https://github.com/Future-House/aviary)"));
+  } finally {
+    await backend.close();
+    await new Promise((resolve) => wiki.close(resolve));
+  }
+});
