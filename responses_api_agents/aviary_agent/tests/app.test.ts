@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { defineServer, HttpError, responsesApiModel, type ServerDefinition } from "../../../src/server/index.ts";
-import { readRows, serverDefinition, sharedDataFile, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
+import { http, readRows, serverDefinition, sharedDataFile, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
 import { FAILURE_CLASS_HEADER } from "../../../src/protocol/failures.ts";
 import agent, { NO_TOOL_CALL_HINT, updateAgentState } from "../app.ts";
 
@@ -169,12 +169,15 @@ test("when the caller hangs up the loop stops: no further model call, and the en
   reset([{ hang, entered }, [message("never asked")]]);
   const wasClosed = new Promise<string>((resolve) => (closed = resolve));
   const caller = new AbortController();
-  const running = run("agent", row(0), caller.signal).catch((error: Error) => error);
+  // Its own client: the aborted connection stays out of the graph's pool.
+  const own = http();
+  const running = own.request(`${graph.url("agent")}/run`, { method: "POST", json: row(0), signal: caller.signal }).catch((error: Error) => error);
   await inModel;
   caller.abort();
   await running;
   const envId = await wasClosed;
   release();
+  await own.close();
   assert.match(envId, /^[0-9a-f-]{36}$/);
   assert.equal(sent.length, 1);
   assert.equal(script.length, 1);
