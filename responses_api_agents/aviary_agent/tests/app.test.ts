@@ -270,3 +270,41 @@ test("NeMo Gym's five recorded GSM8K rollouts replay to their recorded rewards a
   }
   console.log(table.join("\n"));
 });
+
+test("a HotPotQA rollout through scripted_model: search, lookup, submit_answer against the Wikipedia fixture, reward 1", async () => {
+  const data = join(import.meta.dirname, "../../../resources_servers/aviary/data");
+  const question = "Question: Which river flows through the city where the Harbor Bridge of Lumeria was built?";
+  const recording = {
+    responses_create_params: { input: [{ role: "user", content: question, type: "message" }] },
+    response: {
+      model: "own-recording",
+      usage: null,
+      output: [
+        fnCall("search", { entity: "Harbor Bridge of Lumeria" }, "h1"),
+        { type: "function_call_output", call_id: "h1", output: "…" },
+        fnCall("lookup", { keyword: "river" }, "h2"),
+        { type: "function_call_output", call_id: "h2", output: "…" },
+        fnCall("submit_answer", { answer: "the Silver River" }, "h3"),
+        { type: "function_call_output", call_id: "h3", output: "Finished." },
+      ],
+    },
+  };
+  const dir = mkdtempSync(join(tmpdir(), "aviary-hotpotqa-"));
+  const replay = join(dir, "replay.jsonl");
+  writeFileSync(replay, JSON.stringify(recording) + "\n");
+  const hotpot = await startServers({
+    hotpotqa: [await serverDefinition("resources_servers/aviary", "hotpotqa_app.ts"), { hotpotqa_jsonl_fpath: join(data, "hotpotqa_example_questions.jsonl"), wikipedia_fixture_jsonl_fpath: join(data, "wikipedia_fixture.jsonl") }],
+    policy_model: [await serverDefinition("responses_api_models/scripted_model"), { mode: "replay", replay_rollouts_jsonl_fpath: replay }],
+    hotpotqa_aviary_agent: [agent, { ...refs, resources_server: { type: "resources_servers", name: "hotpotqa" }, return_transitions: false }],
+  });
+  try {
+    const answer = await hotpot.client.post("hotpotqa_aviary_agent", "/run", { json: readRows(join(data, "hotpotqa_example.jsonl"))[0] });
+    assert.equal(answer.status, 200, answer.text);
+    const body = answer.json<Item>();
+    assert.equal(body.reward, 1);
+    const outputs = body.response.output.filter((i: Item) => i.type === "function_call_output").map((i: Item) => i.output);
+    assert.deepEqual(outputs.slice(1), ["(Result 1 / 1) Port Vell is a city on the Silver River. The river reaches the sea at the harbour.", "Finished."]);
+  } finally {
+    await hotpot.close();
+  }
+});
