@@ -9,7 +9,7 @@
 // ends the attempt as a typed failure (src/client/inner-answer.ts). A model's own error answer (a 400 for a context
 // too long, a 500) ends the loop as in NeMo Gym, which then verifies what the environment got so far.
 import { setTimeout as delay } from "node:timers/promises";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AggregateMetricsRequestSchema, ResponseCreateParamsSchema, ResponseSchema, type NeMoGymResponse } from "../../src/protocol/index.ts";
 import { computeAggregateMetrics } from "../../src/metrics/index.ts";
@@ -197,10 +197,13 @@ export default defineServer<AviaryAgentConfig>({
     skip_verification_reward: "AviaryAgent always verifies, so there is no reward for a skipped verification",
   },
   register(app, agent) {
-    app.post("/v1/responses", async (request, reply) => {
+    const responses = async (request: FastifyRequest, reply: FastifyReply) => {
       const body = parseBody(RunRequestSchema, request);
       return answering(reply, () => aviaryRollout(agent, body, callerGone(reply)));
-    });
+    };
+    app.post("/v1/responses", responses);
+    // NeMo Gym's prefixed twin (a self-call made with url_path_for_run).
+    app.post("/ng-rollout/:rollout_id/v1/responses", responses);
 
     app.post("/run", async (request, reply) => {
       const body = parseBody(RunRequestSchema, request);

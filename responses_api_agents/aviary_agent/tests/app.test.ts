@@ -120,6 +120,18 @@ test("return_transitions (default): output is the agent state after each step; e
   assert.deepEqual(response.output[1].slice(0, -1), sent[1]!.input);
 });
 
+test("/v1/responses (and its /ng-rollout/<id> twin) takes the run request and answers the response, without verifying", async () => {
+  reset([[message("a")], [message("b")]]);
+  for (const path of ["/v1/responses", "/ng-rollout/7-0/v1/responses"]) {
+    const answer = await graph.client.post("agent", path, { json: row(2) });
+    assert.equal(answer.status, 200, answer.text);
+    const body = answer.json<Item>();
+    assert.equal(body.object, "response");
+    assert.equal(body.group_id, "2");
+    assert.equal(body.reward, undefined);
+  }
+});
+
 test("usage is the last model response's, as NeMo Gym reports it (not a sum)", async () => {
   const usage = (n: number) => ({ input_tokens: n, output_tokens: n, total_tokens: 2 * n, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } });
   reset([{ output: [fnCall("calculator", { expr: "1" }, "a")], usage: usage(10) }, { output: [message("1")], usage: usage(7) }]);
