@@ -24,6 +24,9 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "incorrect_reward",
   ],
   "resources_servers/arc_agi": RESOURCES_SERVER,
+  // AviaryResourcesServerConfig (app.py, gsm8k_app.py, hotpotqa_app.py, notebook_app.py) adds nothing; the folder's
+  // other entrypoints' classes add client_app.py's server_url / request_timeout / api_key and hypotest_app.py's dataset.
+  "resources_servers/aviary": [...RESOURCES_SERVER, "server_url", "request_timeout", "api_key", "dataset"],
   "resources_servers/arena_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -319,6 +322,17 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "judge_output_format",
   ],
   "responses_api_agents/gymnasium_agent": [...AGENT, "resources_server", "model_server", "max_steps"],
+  "responses_api_agents/aviary_agent": [
+    ...AGENT,
+    "resources_server",
+    "model_server",
+    "max_steps",
+    "return_transitions",
+    "max_total_sequence_length",
+    "done_if_no_tool_calls",
+    "collapse_old_env_states",
+    "old_env_state_message",
+  ],
   "responses_api_agents/non_executing_simple_agent": [...AGENT, "resources_server", "model_server"],
   "responses_api_agents/scicode_agent": [...AGENT, "resources_server", "model_server", "prompt_fpath", "with_background"],
   "responses_api_agents/simple_agent": [...AGENT, "resources_server", "model_server", "max_steps"],
