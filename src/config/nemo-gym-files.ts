@@ -59,6 +59,11 @@ export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Obj
   "resources_servers/ugphysics_judge/prompts/judge.yaml": "b7bd6a02b53f907f57be6d6c90736da01f9d99c831f9c0caef143ede455b31e0",
   "resources_servers/xstest/prompt_templates/wildguard_judge.txt": "194824689f567ea4db0c2ff294f44eac9a4937831e76c35e1f97ec862a1f635c",
   "resources_servers/xstest/prompt_templates/xstest_judge.txt": "7d893e1d2888e0cf98a3d4816f7369c75598ac03a54fea1770fbe84900abcb0d",
+  // The LangGraph agents' prompt texts are constants (and literals) of their graph modules, read as data.
+  "responses_api_agents/langgraph_agent/orchestrator_agent.py": "5562487f1928d8624a4c2d6c3527b2b6414002da5301ea3e0cdd08093ed1ac98",
+  "responses_api_agents/langgraph_agent/parallel_thinking_agent.py": "6eba9e4a7638f75d5405e6903e493ea5aae50c5fa9e2e0defce69c11e450758e",
+  "responses_api_agents/langgraph_agent/reflection_agent.py": "ff54811612bcb351ff73198ad05cbb4d184cb08c8186565df1a2b4545ebeef3b",
+  "responses_api_agents/langgraph_agent/rewoo_agent.py": "7cb6241e1a3a0d1a8bd7f3624ee684e36e431257db25acc63573b76d783a7fb1",
 });
 
 export const nemoGymRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[NEMO_GYM_RAW_BASE_URL_ENV] || NEMO_GYM_RAW_BASE_URL).replace(/\/+$/, "");

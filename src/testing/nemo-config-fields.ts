@@ -11,7 +11,10 @@ const AGENT = [...RUN_SERVER, "skip_verification", "skip_verification_reward", "
 /** BaseResponsesAPIModelConfig adds nothing. */
 const MODEL = RUN_SERVER;
 
-/** `<server type>/<name>` → the fields its NeMo Gym config class declares (inherited ones included). */
+/**
+ * `<server type>/<name>` → the fields its NeMo Gym config class declares (inherited ones included); a folder with one
+ * entrypoint per config class (no app.ts) has an entry per `<server type>/<name>/<entrypoint>.ts`.
+ */
 export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "resources_servers/abstention": [
     ...RESOURCES_SERVER,
@@ -333,7 +336,13 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "collapse_old_env_states",
     "old_env_state_message",
   ],
+  // langgraph_agent has one entrypoint (and config class) per graph, so its entries name the file.
+  "responses_api_agents/langgraph_agent/orchestrator_agent.ts": [...AGENT, "resources_server", "model_server", "max_subtasks"],
+  "responses_api_agents/langgraph_agent/parallel_thinking_agent.ts": [...AGENT, "resources_server", "model_server", "num_parallel_paths", "perspective_prompts"],
+  "responses_api_agents/langgraph_agent/reflection_agent.ts": [...AGENT, "resources_server", "model_server", "max_reflections"],
+  "responses_api_agents/langgraph_agent/rewoo_agent.ts": [...AGENT, "resources_server", "model_server"],
   "responses_api_agents/non_executing_simple_agent": [...AGENT, "resources_server", "model_server"],
+  "responses_api_agents/proof_refinement_agent": [...AGENT, "resources_server", "model_server", "max_correction_turns", "include_all_attempts"],
   "responses_api_agents/scicode_agent": [...AGENT, "resources_server", "model_server", "prompt_fpath", "with_background"],
   "responses_api_agents/simple_agent": [...AGENT, "resources_server", "model_server", "max_steps"],
   "responses_api_agents/tool_simulation_agent": [...AGENT, "resources_server", "model_server"],
