@@ -95,6 +95,10 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     bodyLimit,
     // uvicorn keeps idle connections 30 s; clients keep theirs for less so they never reuse a closing socket.
     keepAliveTimeout: 30_000,
+    // Closing ends every connection at once. In-flight handlers were told already (preClose aborts their signals);
+    // waiting on them instead left a connection whose caller gave up busy until the caller's keep-alive ran out:
+    // a 15 s close behind one aborted model call (measured), and a test file per such agent 15 s longer.
+    forceCloseConnections: true,
     requestTimeout: 0,
     routerOptions: { maxParamLength: 1000 },
     rewriteUrl: options.stripRolloutPrefix
