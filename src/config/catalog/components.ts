@@ -110,7 +110,9 @@ export function discoverAgents(roots: readonly string[]): AgentEntry[] {
             variants: Object.fromEntries(variants.map(({ configPath }) => [configPath.split("/").pop()!.replace(/\.yaml$/, ""), configPath])),
             selfContained: fields.length > 0 && !wiresResourcesServer,
             description,
-            ported: hasApp(path),
+            // A folder with one entrypoint per config class (langgraph_agent: a file per graph) has no app: it is
+            // ported when every variant's entrypoint is here.
+            ported: hasApp(path) || (variants.length > 0 && variants.every(({ blocks }) => missingServers(blocks, roots).length === 0)),
           },
         ];
       });

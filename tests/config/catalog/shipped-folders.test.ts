@@ -25,7 +25,20 @@ const environmentConfigs = readdirSync(join(PROJECT_ROOT, "environments")).map((
 const benchmarkConfigs = yamlFilesUnder(join(PROJECT_ROOT, "benchmarks")).filter((path) => /type: benchmark/.test(readFileSync(path, "utf8")));
 
 test("the shipped folders are the ones NeMo Gym has and this project can run", () => {
-  assert.deepEqual(readdirSync(join(PROJECT_ROOT, "environments")).sort(), ["arc_agi", "blackjack", "calendar", "calendar_v2", "code_gen", "instruction_following", "reasoning_gym", "workplace_assistant"]);
+  assert.deepEqual(readdirSync(join(PROJECT_ROOT, "environments")).sort(), [
+    "arc_agi",
+    "blackjack",
+    "calendar",
+    "calendar_v2",
+    "code_gen",
+    "instruction_following",
+    "langgraph_orchestrator_reasoning_gym",
+    "langgraph_parallel_thinking_reasoning_gym",
+    "langgraph_reflection_reasoning_gym",
+    "langgraph_rewoo_reasoning_gym",
+    "reasoning_gym",
+    "workplace_assistant",
+  ]);
   // 25 + the code benchmarks: bigcodebench, birdbench, human_eval, human_eval_infilling, ioi, livecodebench-x,
   // livecodebench/{v5_2408_2502,v6_2408_2505}/{config,cascade}, mbpp, spider2_lite (scicode's scicode_agent is not here).
   assert.equal(benchmarkConfigs.length, 37, benchmarkConfigs.map((p) => relative(PROJECT_ROOT, p)).join("\n"));
