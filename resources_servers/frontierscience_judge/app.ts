@@ -8,7 +8,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { searchRoots } from "../../src/config/index.ts";
 import { resolveUnderRoots } from "../../src/config/paths.ts";
-import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
+import { computePassMajorityMetrics, computeSubsetMetrics, passMajorityMetricsAsDict, type VerifyRecord, passMajorityKeyMetrics } from "../../src/metrics/index.ts";
 import { HttpError } from "../../src/protocol/errors.ts";
 import { answerAfterThinking, lastAssistantAnswerText } from "../../src/ports/assistant-answer-text.ts";
 import { pythonFormat } from "../../src/python/str-format.ts";
@@ -147,12 +147,5 @@ export default resourcesServer({
     Object.assign(metrics, computeSubsetMetrics(tasks, "subject", { scoreFn: scores, answerKey: "extracted_answer" }));
     return metrics;
   },
-  keyMetrics(agentMetrics) {
-    const key: Record<string, unknown> = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", { excludeNames: ["no_answer"] }));
-    Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", { excludeNames: ["no_answer"] }));
-    return key;
-  },
+  keyMetrics: passMajorityKeyMetrics,
 });

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { judgeEndpoint, resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
+import { computePassMajorityMetrics, passMajorityMetricsAsDict, type VerifyRecord, passMajorityKeyMetrics } from "../../src/metrics/index.ts";
 import { verifyMath } from "../../src/ports/math/index.ts";
 import { judgeEquivalence, type JudgeEvaluation } from "./judge.ts";
 
@@ -57,12 +57,5 @@ export default resourcesServer({
   },
   floatFields: ["library_reward"],
   computeMetrics: (tasks) => passMajorityMetricsAsDict(computePassMajorityMetrics(tasks, { scoreFn: mathScores, answerKey: "extracted_answer" })),
-  keyMetrics(agentMetrics) {
-    const key: Record<string, unknown> = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", { excludeNames: ["no_answer"] }));
-    Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", { excludeNames: ["no_answer"] }));
-    return key;
-  },
+  keyMetrics: passMajorityKeyMetrics,
 });

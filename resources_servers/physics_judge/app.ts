@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { judgeEndpoint, resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { computePassMajorityMetrics, computeSubsetMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
+import { computePassMajorityMetrics, computeSubsetMetrics, passMajorityMetricsAsDict, type VerifyRecord, passMajorityKeyMetrics } from "../../src/metrics/index.ts";
 import { verifyMath } from "../../src/ports/math/index.ts";
 import { judgePhysics, type JudgeEvaluation } from "./judge.ts";
 
@@ -60,12 +60,5 @@ export default resourcesServer({
     }
     return metrics;
   },
-  keyMetrics(agentMetrics) {
-    const key: Record<string, unknown> = {};
-    for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
-    Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", { excludeNames: ["no_answer"] }));
-    Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", { excludeNames: ["no_answer"] }));
-    return key;
-  },
+  keyMetrics: passMajorityKeyMetrics,
 });

@@ -5,6 +5,7 @@ export {
   computePassMajorityMetrics,
   computeSubsetMetrics,
   highestKMetrics,
+  passMajorityKeyMetrics,
   passAtKUnbiased,
   passMajorityMetricsAsDict,
   stdDevAcrossRuns,

@@ -253,6 +253,20 @@ export function highestKMetrics(
   return Object.fromEntries(matches.filter((m) => m.k === maxK).map((m) => [m.key, agentMetrics[m.key]]));
 }
 
+/**
+ * The key metrics of NeMo Gym's pass/majority environments (math_with_judge's compute_key_metrics, repeated by its
+ * physics, ugphysics and frontierscience judges): mean input/output tokens, then pass@1[avg-of-k], pass@k and
+ * majority@k at the highest k, no_answer left out of the last two.
+ */
+export function passMajorityKeyMetrics(agentMetrics: Record<string, unknown>): Record<string, unknown> {
+  const key: Record<string, unknown> = {};
+  for (const name of ["mean/input_tokens", "mean/output_tokens"]) if (name in agentMetrics) key[name] = agentMetrics[name];
+  Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
+  Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}", { excludeNames: ["no_answer"] }));
+  Object.assign(key, highestKMetrics(agentMetrics, "majority@{k}", { excludeNames: ["no_answer"] }));
+  return key;
+}
+
 function defaultScoreFn(rollout: VerifyRecord): Record<string, number | boolean> {
   const reward = rollout.reward;
   if (typeof reward !== "number" && typeof reward !== "boolean") {
