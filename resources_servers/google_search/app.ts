@@ -17,6 +17,7 @@ import { pythonSlice, splitWhitespace } from "../../src/python/str.ts";
 import {
   ProviderSearchBackend,
   requireApiKey,
+  searchBackendConfigShape,
   searchBackendFromConfig,
   FixtureSearchBackend,
   type SearchBackend,
@@ -30,17 +31,7 @@ const GOOGLE_SEARCH_URL = "https://www.googleapis.com/customsearch/v1";
 const Config = z.looseObject({
   google_api_key: z.string().nullish(),
   google_cx: z.string().nullish(),
-  search_fixture_path: z.string().nullish(),
-  search_cache_path: z.string().nullish(),
-  search_cache: z.boolean().nullish(),
-  search_requests_per_second: z.number().nullish(),
-  search_max_retries: z.number().int().nullish(),
-  search_retry_backoff_s: z.number().nullish(),
-  search_connect_timeout_s: z.number().nullish(),
-  search_attempt_timeout_s: z.number().nullish(),
-  // NeMo Gym's requests.get(..., timeout=10).
-  search_deadline_s: z.number().nullish(),
-  search_base_url: z.string().nullish(),
+  ...searchBackendConfigShape,
 });
 type Config = z.output<typeof Config>;
 

@@ -14,7 +14,7 @@ import { ServerConfigError as UserError } from "../../src/server/config-error.ts
 import { pythonFormat } from "../../src/python/str-format.ts";
 import { pythonLen, splitWhitespace } from "../../src/python/str.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
-import { ProviderSearchBackend, searchBackendFromConfig, type SearchBackend, type SearchBackendConfig, type SearchQuery } from "../../src/client/search-backend.ts";
+import { ProviderSearchBackend, searchBackendConfigShape, searchBackendFromConfig, type SearchBackend, type SearchBackendConfig, type SearchQuery } from "../../src/client/search-backend.ts";
 import { addLineNumbers, cleanText, extractDomain, formatSearchResults, isUrlExcluded, sliceWords, truncateText } from "./text.ts";
 
 const SERVER_DIR = import.meta.dirname;
@@ -36,16 +36,7 @@ const Config = z.looseObject({
   dump_session_id_to_metrics_on_exit: z.boolean().default(false),
   /** Ours: the judge prompt ({question}, {correct_answer}, {response}); NeMo Gym's text is fetched there when absent. */
   judge_prompt_template_fpath: z.string().default("prompt_templates/tavily_search_judge.txt"),
-  search_fixture_path: z.string().nullish(),
-  search_cache_path: z.string().nullish(),
-  search_cache: z.boolean().nullish(),
-  search_requests_per_second: z.number().nullish(),
-  search_max_retries: z.number().int().nullish(),
-  search_retry_backoff_s: z.number().nullish(),
-  search_connect_timeout_s: z.number().nullish(),
-  search_attempt_timeout_s: z.number().nullish(),
-  search_deadline_s: z.number().nullish(),
-  search_base_url: z.string().nullish(),
+  ...searchBackendConfigShape,
 });
 type Config = z.output<typeof Config>;
 

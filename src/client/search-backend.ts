@@ -19,6 +19,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { z } from "zod";
 import { HttpError } from "../protocol/errors.ts";
 import { UserError } from "../config/errors.ts";
 import { DeadlineExceededError, HttpClient, TransportError, type HttpResponse } from "./http-client.ts";
@@ -447,18 +448,21 @@ export const SEARCH_BACKEND_CONFIG_KEYS = [
   "search_base_url",
 ] as const;
 
-export interface SearchBackendConfig {
-  search_fixture_path?: string | null;
-  search_cache_path?: string | null;
-  search_cache?: boolean | null;
-  search_requests_per_second?: number | null;
-  search_max_retries?: number | null;
-  search_retry_backoff_s?: number | null;
-  search_connect_timeout_s?: number | null;
-  search_attempt_timeout_s?: number | null;
-  search_deadline_s?: number | null;
-  search_base_url?: string | null;
-}
+/** The search keys a server's config takes, as one zod shape to spread into the server's schema. */
+export const searchBackendConfigShape = {
+  search_fixture_path: z.string().nullish(),
+  search_cache_path: z.string().nullish(),
+  search_cache: z.boolean().nullish(),
+  search_requests_per_second: z.number().nullish(),
+  search_max_retries: z.number().int().nullish(),
+  search_retry_backoff_s: z.number().nullish(),
+  search_connect_timeout_s: z.number().nullish(),
+  search_attempt_timeout_s: z.number().nullish(),
+  search_deadline_s: z.number().nullish(),
+  search_base_url: z.string().nullish(),
+};
+
+export type SearchBackendConfig = Partial<z.output<z.ZodObject<typeof searchBackendConfigShape>>>;
 
 const positive = (key: string, value: unknown): number | undefined => {
   if (value === undefined || value === null) return undefined;
