@@ -14,8 +14,7 @@ import { z } from "zod";
 import { AggregateMetricsRequestSchema, ResponseCreateParamsSchema, ResponseSchema, type NeMoGymResponse } from "../../src/protocol/index.ts";
 import { computeAggregateMetrics } from "../../src/metrics/index.ts";
 import { innerCall, requireOwnAnswer, requireOwnSuccess, requireVerifyResponse, InfrastructureFailure } from "../../src/client/index.ts";
-import { defineServer, parseBody, rolloutIdForRow, rolloutPathPrefix, type ServerContext } from "../../src/server/index.ts";
-import { FAILURE_CLASS_HEADER } from "../../src/protocol/failures.ts";
+import { answeringInfrastructureFailures, callerGone, defineServer, parseBody, rolloutIdForRow, rolloutPathPrefix, type ServerContext } from "../../src/server/index.ts";
 
 const ServerRef = <T extends string>(type: T) => z.object({ type: z.literal(type), name: z.string() });
 
@@ -62,13 +61,6 @@ export function updateAgentState(input: Item[], modelOutput: Item[], obs: Item[]
   return [...previous, ...modelOutput, ...obs];
 }
 
-function callerGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once("close", () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error("the caller disconnected"));
-  });
-  return controller.signal;
-}
 
 /** Full-jitter exponential waits as tenacity's wait_exponential_jitter(initial): initial·2^n plus up to 1 s. */
 const seedWaitMs = (initialS: number, attempt: number) => (initialS * 2 ** attempt + (initialS > 0 ? Math.random() : 0)) * 1000;
@@ -178,16 +170,6 @@ export async function aviaryRollout(agent: ServerContext<AviaryAgentConfig>, req
   return { ...modelResponse, env_id: envId, group_id: String(request.task_idx), contains_transitions: config.return_transitions, output: config.return_transitions ? history : allMessages };
 }
 
-async function answering(reply: FastifyReply, handle: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await handle();
-  } catch (error) {
-    if (!(error instanceof InfrastructureFailure)) throw error;
-    const body = JSON.stringify(`${error.failureClass}: ${error.message}`);
-    return reply.code(500).header(FAILURE_CLASS_HEADER, error.failureClass).header("content-type", "application/json").send(Buffer.from(body));
-  }
-}
-
 export default defineServer<AviaryAgentConfig>({
   serverType: "responses_api_agents",
   className: "AviaryAgent",
@@ -199,7 +181,7 @@ export default defineServer<AviaryAgentConfig>({
   register(app, agent) {
     const responses = async (request: FastifyRequest, reply: FastifyReply) => {
       const body = parseBody(RunRequestSchema, request);
-      return answering(reply, () => aviaryRollout(agent, body, callerGone(reply)));
+      return answeringInfrastructureFailures(reply, () => aviaryRollout(agent, body, callerGone(reply)));
     };
     app.post("/v1/responses", responses);
     // NeMo Gym's prefixed twin (a self-call made with url_path_for_run).
@@ -208,7 +190,7 @@ export default defineServer<AviaryAgentConfig>({
     app.post("/run", async (request, reply) => {
       const body = parseBody(RunRequestSchema, request);
       const signal = callerGone(reply);
-      return answering(reply, async () => {
+      return answeringInfrastructureFailures(reply, async () => {
         const response = await aviaryRollout(agent, body, signal);
         const resources = agent.config.resources_server.name;
         const url = `${resources}/verify`;

@@ -21,7 +21,7 @@ export interface AgentCall {
 }
 
 /** An AbortSignal that fires if the client disconnects before the reply is written. */
-function callerGone(reply: FastifyReply): AbortSignal {
+export function callerGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.once("close", () => {
     if (!reply.raw.writableFinished) controller.abort(new Error("the caller disconnected"));
@@ -55,7 +55,7 @@ export interface ResponsesApiAgentSpec<Config> {
  * An attempt the infrastructure ended (InfrastructureFailure): a 500, as NeMo Gym answers any exception, with a JSON
  * string body and the failure's class in a header, so the collector records and retries it as that class.
  */
-async function answeringInfrastructureFailures<T>(reply: FastifyReply, handle: () => Promise<T>): Promise<T | FastifyReply> {
+export async function answeringInfrastructureFailures<T>(reply: FastifyReply, handle: () => Promise<T>): Promise<T | FastifyReply> {
   try {
     return await handle();
   } catch (error) {
