@@ -321,6 +321,39 @@ describe("the OpenEnv-protocol server itself (HTTP and raw WebSocket)", () => {
       session.close();
     }
   });
+
+  test("a binary message closes the session with 1003, one over maxMessageBytes with 1009", async () => {
+    const small = await startOpenEnvServer(echoEnvironment, { maxMessageBytes: 1000 });
+    try {
+      const closeCode = async (payload: string | Uint8Array) => {
+        const ws = new WebSocket(wsUrlOf(small.url));
+        await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
+        const closed = new Promise<number>((resolve) => ws.addEventListener("close", (event) => resolve(event.code), { once: true }));
+        ws.send(payload);
+        return closed;
+      };
+      assert.equal(await closeCode(new Uint8Array([1, 2, 3])), 1003);
+      assert.equal(await closeCode("x".repeat(2000)), 1009);
+    } finally {
+      await small.close();
+    }
+  });
+
+  test("a session past maxSessions is answered CAPACITY_REACHED and closed normally", async () => {
+    const one = await startOpenEnvServer(echoEnvironment, { maxSessions: 1 });
+    const first = await OpenEnvSession.connect(one.url);
+    try {
+      const ws = new WebSocket(wsUrlOf(one.url));
+      const message = new Promise<any>((resolve) => ws.addEventListener("message", (event) => resolve(JSON.parse(String(event.data))), { once: true }));
+      const closed = new Promise<number>((resolve) => ws.addEventListener("close", (event) => resolve(event.code), { once: true }));
+      assert.equal((await message).data.code, "CAPACITY_REACHED");
+      assert.equal(await closed, 1000);
+      assert.equal(one.activeSessions(), 1);
+    } finally {
+      first.close();
+      await one.close();
+    }
+  });
 });
 
 function freePort(): Promise<number> {

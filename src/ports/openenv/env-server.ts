@@ -1,10 +1,11 @@
 // An OpenEnv-protocol server (see protocol.ts) for an environment written here: what OpenEnv's create_app does
 // for a Python Environment class. HTTP /reset and /step make a fresh environment per request, as OpenEnv's do;
-// WS /ws holds one environment per connection, and its messages run one at a time in arrival order.
+// WS /ws holds one environment per connection, and its messages run one at a time in arrival order. The WebSocket
+// framing is the `ws` package's (text messages only: a binary one closes the session with 1003; no permessage-deflate).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ActionValidationError, isRecord, type OpenEnvState, type OpenEnvStepResult, type WsErrorData } from "./protocol.ts";
-import { acceptWebSocket, type ServerWebSocket } from "./websocket.ts";
+import { WebSocketServer, type WebSocket } from "ws";
 import { HttpError } from "../../protocol/errors.ts";
 import { toPythonJson } from "../../python/json-dumps.ts";
 
@@ -89,7 +90,7 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 export async function startOpenEnvServer(spec: OpenEnvEnvironmentSpec, options: OpenEnvServerOptions = {}): Promise<RunningOpenEnvServer> {
   const maxSessions = options.maxSessions ?? 64;
   const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024 * 1024;
-  const sessions = new Set<ServerWebSocket>();
+  const sessions = new Set<WebSocket>();
   const closers = new Set<() => Promise<void>>();
 
   // A fresh environment for one HTTP call, closed after it (OpenEnv's stateless HTTP routes).
@@ -133,77 +134,75 @@ export async function startOpenEnvServer(spec: OpenEnvEnvironmentSpec, options: 
   };
 
   const server: Server = createServer((request, response) => void handle(request, response));
+  // A message (all its fragments) larger than maxMessageBytes closes the connection with 1009; a request that is no
+  // WebSocket handshake is answered 400 (both by `ws`). Sessions are counted here, not by `ws`.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes, perMessageDeflate: false });
+  const connect = (ws: WebSocket) => {
+    ws.on("error", () => undefined); // a protocol error: `ws` closes the connection, and "close" disposes the session
+    if (sessions.size >= maxSessions) {
+      ws.send(JSON.stringify({ type: "error", data: { message: `Server at capacity (${sessions.size}/${maxSessions})`, code: "CAPACITY_REACHED", active_sessions: sessions.size, max_sessions: maxSessions } }));
+      ws.close(1000);
+      return;
+    }
+    sessions.add(ws);
+    const env = spec.create();
+    let queue: Promise<void> = Promise.resolve();
+    let disposed = false;
+    const dispose = async () => {
+      if (disposed) return;
+      disposed = true;
+      sessions.delete(ws);
+      closers.delete(dispose);
+      await env.close?.();
+    };
+    closers.add(dispose);
+    const answer = (type: string, data: unknown) => ws.send(wireJson({ type, data }));
+    const run = async (text: string) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch (error) {
+        return answer("error", { message: `Invalid JSON: ${(error as Error).message}`, code: "INVALID_JSON" });
+      }
+      const type = isRecord(message) ? message.type : undefined;
+      try {
+        switch (type) {
+          case "reset": {
+            const data = isRecord(message) && message.data !== undefined ? message.data : {};
+            if (!isRecord(data)) return answer("error", { message: "Invalid message", code: "VALIDATION_ERROR", errors: [{ type: "dict_type", loc: ["data"], msg: "Input should be a valid dictionary", input: data }] });
+            return answer("observation", serializeObservation(await env.reset(data)));
+          }
+          case "step": {
+            const data = isRecord(message) ? message.data : undefined;
+            if (!isRecord(data)) return answer("error", { message: "Invalid message", code: "VALIDATION_ERROR", errors: [{ type: data === undefined ? "missing" : "dict_type", loc: ["data"], msg: data === undefined ? "Field required" : "Input should be a valid dictionary", input: data ?? null }] });
+            return answer("observation", serializeObservation(await env.step(data)));
+          }
+          case "state":
+            return answer("state", env.state());
+          case "close":
+            ws.close(1000);
+            return;
+          default:
+            return answer("error", { message: `Unknown message type: ${String(type ?? "")}`, code: "UNKNOWN_TYPE" });
+        }
+      } catch (error) {
+        return answer("error", errorData(error));
+      }
+    };
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return ws.close(1003, "binary messages are not accepted");
+      const text = (data as Buffer).toString("utf8"); // binaryType "nodebuffer": a text message is one Buffer
+      queue = queue.then(() => run(text)).catch(() => undefined);
+    });
+    ws.on("close", () => void queue.then(dispose));
+  };
+
   server.on("upgrade", (request, socket, head) => {
     if ((request.url ?? "").split("?")[0] !== "/ws") {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;
     }
-    acceptWebSocket(
-      request,
-      socket,
-      head,
-      (ws) => {
-        if (sessions.size >= maxSessions) {
-          ws.send(JSON.stringify({ type: "error", data: { message: `Server at capacity (${sessions.size}/${maxSessions})`, code: "CAPACITY_REACHED", active_sessions: sessions.size, max_sessions: maxSessions } }));
-          queueMicrotask(() => ws.close());
-          return { onMessage: () => undefined, onClose: () => undefined };
-        }
-        sessions.add(ws);
-        const env = spec.create();
-        let queue: Promise<void> = Promise.resolve();
-        let disposed = false;
-        const dispose = async () => {
-          if (disposed) return;
-          disposed = true;
-          sessions.delete(ws);
-          closers.delete(dispose);
-          await env.close?.();
-        };
-        closers.add(dispose);
-        const answer = (type: string, data: unknown) => ws.send(wireJson({ type, data }));
-        const run = async (text: string) => {
-          let message: unknown;
-          try {
-            message = JSON.parse(text);
-          } catch (error) {
-            return answer("error", { message: `Invalid JSON: ${(error as Error).message}`, code: "INVALID_JSON" });
-          }
-          const type = isRecord(message) ? message.type : undefined;
-          try {
-            switch (type) {
-              case "reset": {
-                const data = isRecord(message) && message.data !== undefined ? message.data : {};
-                if (!isRecord(data)) return answer("error", { message: "Invalid message", code: "VALIDATION_ERROR", errors: [{ type: "dict_type", loc: ["data"], msg: "Input should be a valid dictionary", input: data }] });
-                return answer("observation", serializeObservation(await env.reset(data)));
-              }
-              case "step": {
-                const data = isRecord(message) ? message.data : undefined;
-                if (!isRecord(data)) return answer("error", { message: "Invalid message", code: "VALIDATION_ERROR", errors: [{ type: data === undefined ? "missing" : "dict_type", loc: ["data"], msg: data === undefined ? "Field required" : "Input should be a valid dictionary", input: data ?? null }] });
-                return answer("observation", serializeObservation(await env.step(data)));
-              }
-              case "state":
-                return answer("state", env.state());
-              case "close":
-                ws.close();
-                return;
-              default:
-                return answer("error", { message: `Unknown message type: ${String(type ?? "")}`, code: "UNKNOWN_TYPE" });
-            }
-          } catch (error) {
-            return answer("error", errorData(error));
-          }
-        };
-        return {
-          onMessage(text) {
-            queue = queue.then(() => run(text)).catch(() => undefined);
-          },
-          onClose() {
-            void queue.then(dispose);
-          },
-        };
-      },
-      { maxMessageBytes },
-    );
+    wss.handleUpgrade(request, socket, head, connect);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -217,8 +216,16 @@ export async function startOpenEnvServer(spec: OpenEnvEnvironmentSpec, options: 
     port,
     activeSessions: () => sessions.size,
     async close() {
-      for (const ws of [...sessions]) ws.close(1001, "server closing");
+      // Every connection gets a close frame; one whose peer has not answered it within a second is cut.
+      const open = [...wss.clients];
+      const gone = Promise.all(open.map((ws) => (ws.readyState === ws.CLOSED ? undefined : new Promise<void>((resolve) => ws.once("close", () => resolve())))));
+      for (const ws of open) ws.close(1001, "server closing");
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([gone, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000).unref()))]);
+      clearTimeout(timer);
+      for (const ws of wss.clients) ws.terminate();
       await Promise.all([...closers].map((close) => close()));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
