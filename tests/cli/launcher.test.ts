@@ -3,31 +3,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
-import { HttpClient } from "../../src/client/index.ts";
 import { headTokenHeaders, headTokenPath, readHeadToken } from "../../src/client/head-token.ts";
 import { sessionCookieCodec } from "../../src/server/index.ts";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processesWithMarker, runGym, startGym, waitUntilDead, type GymProcess } from "./gym-process.ts";
+import { processesWithMarker, runGym, waitUntilDead } from "./gym-process.ts";
 
-const COUNTER_CONFIGS = [
-  "--config",
-  "resources_servers/example_session_state_mgmt/configs/example_session_state_mgmt.yaml",
-  "--config",
-  "responses_api_models/scripted_model/configs/scripted_model.yaml",
-];
-const READY = /All 3 \/ 3 servers ready! Head server: (http:\/\/[\d.]+:(\d+))/;
-const http = new HttpClient({ connectTimeoutMs: 2000, deadlineMs: 10_000, maxRetries: 0 });
+import { COUNTER_CONFIGS, http, startGraph } from "./launcher-graph.ts";
+
 test.after(() => http.close());
-
-async function startGraph(args: string[] = ["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0"], marker = randomUUID()): Promise<{ gym: GymProcess; headUrl: string; headPort: string; pids: number[] }> {
-  const gym = startGym(args, { env: { GYM_TEST_MARKER: marker } });
-  const [, headUrl, headPort] = await gym.waitFor(READY);
-  const instances = (await http.request(`${headUrl}/server_instances`)).json<{ pid: number; status: string }[]>();
-  return { gym, headUrl: headUrl!, headPort: headPort!, pids: instances.map((i) => i.pid) };
-}
 
 test("env start runs three servers as separate processes, discoverable through the head server; Ctrl-C stops them all", async () => {
   const marker = randomUUID();
@@ -117,48 +103,4 @@ test("ng_run with +config_paths works as an alias and says what replaces it", as
   await gym.exited;
   assert.match(gym.output(), /`ng_run` is deprecated and will be removed in a future release; use `gym env start` instead\./);
   assert.deepEqual(await waitUntilDead(pids), []);
-});
-
-test("when one server dies the launcher stops the others and exits non-zero", async () => {
-  const { gym, pids } = await startGraph();
-  process.kill(pids[0]!, "SIGKILL");
-  const { code } = await gym.exited;
-  assert.equal(code, 1);
-  assert.match(gym.output(), /exited unexpectedly \(SIGKILL\); stopping every server/);
-  assert.deepEqual(await waitUntilDead(pids), []);
-});
-
-test("if the launcher itself is SIGKILLed, its servers notice and exit", async () => {
-  const marker = randomUUID();
-  const { gym, pids } = await startGraph(undefined, marker);
-  gym.child.kill("SIGKILL");
-  await gym.exited;
-  assert.deepEqual(await waitUntilDead(pids), [], "no orphaned server survives its launcher");
-  assert.deepEqual(processesWithMarker(marker), []);
-});
-
-test("a server that cannot start fails the launch with its name and reason, leaving nothing running", async () => {
-  const marker = randomUUID();
-  const result = await runGym(["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0", "++policy_model.responses_api_models.scripted_model.mode=replay", "++policy_model.responses_api_models.scripted_model.replay_rollouts_jsonl_fpath=/nonexistent/rollouts.jsonl"], { env: { GYM_TEST_MARKER: marker } });
-  assert.equal(result.code, 1);
-  assert.match(result.output, /policy_model failed to start: .*\/nonexistent\/rollouts\.jsonl/);
-  assert.deepEqual(await waitUntilDead(processesWithMarker(marker)), [], "no server process of this launch is left");
-});
-
-test("a config error is one clear line, with a did-you-mean hint, and no stack trace", async () => {
-  const result = await runGym(["env", "validate", ...COUNTER_CONFIGS, "++example_session_state_mgmt_simple_agent.responses_api_agents.simple_agent.model_server.name=policy_modle"]);
-  assert.equal(result.code, 2);
-  assert.match(result.output, /policy_modle/);
-  assert.match(result.output, /Did you mean 'policy_model'\?/);
-  assert.doesNotMatch(result.output, /\n\s+at /);
-});
-
-test("env validate accepts NeMo Gym-shaped configs; env resolve masks secrets", async () => {
-  const valid = await runGym(["env", "validate", ...COUNTER_CONFIGS]);
-  assert.equal(valid.code, 0, valid.output);
-  assert.match(valid.output, /✓ Config is valid\./);
-  const resolved = await runGym(["env", "resolve", ...COUNTER_CONFIGS, "++policy_api_key=sk-secret"]);
-  assert.equal(resolved.code, 0, resolved.output);
-  assert.match(resolved.output, /policy_api_key: "?\*\*\*\*"?/);
-  assert.doesNotMatch(resolved.output, /sk-secret/);
 });
