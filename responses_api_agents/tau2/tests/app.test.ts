@@ -1,0 +1,300 @@
+// The tau2 agent over real HTTP: a scripted policy model and a scripted user-simulator model (each a queue of
+// turns, recording what it was asked), the airline domain on this folder's own tiny DB fixture, τ²-bench's loop
+// rule by rule and its reward.
+import { after, before, beforeEach, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { responsesApiModel } from "../../../src/server/index.ts";
+import { http, type InProcessGraph, sharedDataFile, startServers } from "../../../src/testing/index.ts";
+import { compute } from "../../../src/ports/tau2/metrics.ts";
+import tau2Agent from "../app.ts";
+
+type Item = Record<string, unknown>;
+type Turn = Item[] | "fail";
+const DATA_DIR = join(import.meta.dirname, "fixtures", "tau2_data");
+const exampleRow = JSON.parse(readFileSync(join(import.meta.dirname, "..", "data", "example.jsonl"), "utf8").trim());
+
+function scripted(name: string) {
+  const turns: Turn[] = [];
+  const requests: Record<string, any>[] = [];
+  const definition = responsesApiModel({
+    name,
+    config: z.looseObject({}),
+    async responses({ params, rawParams }) {
+      requests.push(structuredClone(rawParams) as Record<string, any>);
+      const turn = turns.shift();
+      if (turn === undefined) throw new Error(`${name}: no scripted turn left`);
+      if (turn === "fail") throw Object.assign(new Error("scripted outage"), { statusCode: 503 });
+      return { id: `resp_${requests.length}`, created_at: 1, model: name, object: "response", output: turn, parallel_tool_calls: true, tool_choice: "auto", tools: params.tools, usage: { input_tokens: 10 * requests.length, output_tokens: requests.length, total_tokens: 11 * requests.length, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } as any;
+    },
+  });
+  return { definition, turns, requests };
+}
+const policy = scripted("scripted-policy");
+const user = scripted("scripted-user");
+
+const say = (text: string): Item[] => [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }];
+let callCount = 0;
+const call = (name: string, args: unknown): Item[] => [{ type: "function_call", call_id: `call_${++callCount}`, name, arguments: JSON.stringify(args), id: `fc_${callCount}`, status: "completed" }];
+const calls = (...cs: [string, unknown][]): Item[] => cs.flatMap(([n, a]) => call(n, a));
+
+let graph: InProcessGraph;
+const client = http();
+const refs = { model_server: { type: "responses_api_models", name: "policy_model" }, user_model_server: { type: "responses_api_models", name: "user_model" }, data_dir: DATA_DIR };
+const run = async (agent: string, row: unknown) => {
+  const answer = await client.request(`${graph.url(agent)}/run`, { method: "POST", json: row });
+  return { status: answer.status, body: answer.json() as any, headers: answer.headers };
+};
+const withCriteria = (criteria: Record<string, unknown>) => ({ ...exampleRow, task: { ...exampleRow.task, evaluation_criteria: { ...exampleRow.task.evaluation_criteria, ...criteria } } });
+
+before(async () => {
+  graph = await startServers({
+    policy_model: [policy.definition],
+    user_model: [user.definition],
+    agent: [tau2Agent, refs],
+    short_agent: [tau2Agent, { ...refs, max_steps: 4 }],
+    limited_agent: [tau2Agent, { ...refs, max_agent_steps: 3, turns_remaining_interval: 1 }],
+    every_other_agent: [tau2Agent, { ...refs, max_agent_steps: 5, turns_remaining_interval: 2 }],
+  });
+});
+after(async () => {
+  await graph.close();
+  await client.close();
+});
+beforeEach(() => {
+  for (const m of [policy, user]) {
+    m.turns.length = 0;
+    m.requests.length = 0;
+  }
+});
+
+/** The example task solved: look up, cancel, confirm; the user stops. */
+function scriptSolved() {
+  user.turns.push(say("Hi, I'm Ada Park (ada_park_101). Please cancel reservation RES001."), say("Thanks! ###STOP###"));
+  policy.turns.push(call("get_reservation_details", { reservation_id: "RES001" }), call("cancel_reservation", { reservation_id: "RES001" }), say("Your reservation RES001 is cancelled."));
+}
+
+test("a full airline rollout: the tools change the DB as the gold action does, the agent says it, reward 1", async () => {
+  scriptSolved();
+  const { status, body } = await run("agent", exampleRow);
+  assert.equal(status, 200, JSON.stringify(body));
+  assert.equal(body.reward, 1);
+  assert.equal(body.result.termination_reason, "user_stop");
+  assert.deepEqual(body.result.reward_info.db_check, { db_match: true, db_reward: 1 });
+  assert.deepEqual(body.result.reward_info.reward_breakdown, { DB: 1, COMMUNICATE: 1 });
+  assert.deepEqual(body.result.messages.map((m: any) => m.role), ["assistant", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"]);
+  assert.equal(body.result.messages[0].content, "Hi! How can I help you today?");
+  const cancelled = JSON.parse(body.result.messages[5].content);
+  assert.equal(cancelled.status, "cancelled");
+  assert.deepEqual(cancelled.payment_history, [{ payment_id: "credit_card_1", amount: 180 }, { payment_id: "credit_card_1", amount: -180 }]);
+  assert.equal(body.num_steps, 8);
+  assert.equal(body.num_agent_calls, 4);
+  assert.equal(body.task.id, "example_cancel_1");
+});
+
+test("the agent's model gets the policy prompt, the domain's tools, its sampling parameters and the transcript as chat", async () => {
+  scriptSolved();
+  await run("agent", { ...exampleRow, responses_create_params: { input: [], temperature: 0.3, max_output_tokens: 77 } });
+  const first = policy.requests[0]!;
+  const system = first.input[0];
+  assert.equal(system.role, "system");
+  assert.match(JSON.stringify(system.content), /You are a customer service agent that helps the user according to the <policy> provided below/);
+  assert.match(JSON.stringify(system.content), /Test airline policy/);
+  assert.equal(first.tools.length, 14);
+  assert.ok(first.tools.some((t: any) => t.name === "cancel_reservation"));
+  assert.equal(first.temperature, 0.3);
+  assert.equal(first.max_output_tokens, 77);
+  assert.equal(first.input[1].role, "assistant", "the greeting is the agent's own turn");
+  const last = policy.requests[2]!;
+  assert.ok(last.input.some((i: any) => i.type === "function_call_output"), "tool results go back to the agent");
+});
+
+test("the user simulator's model gets the guidelines with the scenario and sees the agent's text as the user's", async () => {
+  scriptSolved();
+  await run("agent", exampleRow);
+  const first = user.requests[0]!;
+  const system = JSON.stringify(first.input[0].content);
+  assert.match(system, /Test user guidelines/);
+  assert.doesNotMatch(system, /PERSONA_GUIDELINES/);
+  assert.match(system, /<scenario>\\nInstructions:\\n\\tDomain: airline\\n\\tReason for call:\\n\\t\\tYou want to cancel/);
+  assert.equal(first.input[1].role, "user");
+  assert.match(JSON.stringify(first.input[1].content), /How can I help you today/);
+  assert.equal(first.tools, undefined, "the airline user has no tools");
+  const second = user.requests[1]!;
+  assert.deepEqual(second.input.slice(1).map((i: any) => i.role ?? i.type), ["user", "assistant", "user"], "its own turns are the assistant's; tool traffic it never sees");
+});
+
+test("a DB that differs from the gold replay scores 0 (the agent cancels the wrong reservation)", async () => {
+  user.turns.push(say("Cancel RES001 please."), say("###STOP###"));
+  policy.turns.push(call("cancel_reservation", { reservation_id: "RES002" }), say("Your reservation is cancelled."));
+  const { body } = await run("agent", exampleRow);
+  assert.equal(body.reward, 0);
+  assert.equal(body.result.reward_info.db_check.db_match, false);
+  assert.equal(body.result.reward_info.reward_breakdown.COMMUNICATE, 1);
+});
+
+test("COMMUNICATE: the required text must appear in an agent message (case and commas ignored)", async () => {
+  user.turns.push(say("Cancel RES001."), say("###TRANSFER###"));
+  policy.turns.push(call("cancel_reservation", { reservation_id: "RES001" }), say("Done, it is no longer booked."));
+  const { body } = await run("agent", exampleRow);
+  assert.equal(body.result.termination_reason, "user_stop", "###TRANSFER### stops the user too");
+  assert.equal(body.reward, 0);
+  assert.deepEqual(body.result.reward_info.reward_breakdown, { DB: 1, COMMUNICATE: 0 });
+});
+
+test("ACTION: a gold action counts when some tool call has its name and compare_args", async () => {
+  user.turns.push(say("Cancel RES001."), say("###OUT-OF-SCOPE###"));
+  policy.turns.push(call("cancel_reservation", { reservation_id: "RES001" }), say("Cancelled."));
+  const row = withCriteria({ reward_basis: ["ACTION"], actions: [{ action_id: "a", requestor: "assistant", name: "cancel_reservation", arguments: { reservation_id: "RES001", reason: "ignored" }, compare_args: ["reservation_id"] }] });
+  const { body } = await run("agent", row);
+  assert.equal(body.reward, 1);
+  assert.equal(body.result.reward_info.action_checks[0].action_match, true);
+  assert.equal(body.result.reward_info.action_checks[0].tool_type, "write");
+});
+
+test("the agent's ###STOP### ends the run as agent_stop", async () => {
+  user.turns.push(say("Cancel RES001."));
+  policy.turns.push(call("cancel_reservation", { reservation_id: "RES001" }), say("Cancelled. ###STOP###"));
+  const { body } = await run("agent", exampleRow);
+  assert.equal(body.result.termination_reason, "agent_stop");
+  assert.equal(body.reward, 1);
+});
+
+test("max_steps ends the run (never while a tool call waits) and a premature end scores 0", async () => {
+  user.turns.push(say("Cancel RES001."), say("Are you there?"));
+  policy.turns.push(call("cancel_reservation", { reservation_id: "RES001" }), say("Cancelled."), say("never asked"));
+  const { body } = await run("short_agent", exampleRow);
+  assert.equal(body.result.termination_reason, "max_steps");
+  assert.equal(body.reward, 0);
+  assert.equal(body.num_steps, 5, "greeting + 4 steps");
+  assert.match(body.result.reward_info.info.note, /terminated prematurely/);
+});
+
+test("config.max_errors failing tool calls end the run as too_many_errors", async () => {
+  user.turns.push(say("Cancel RES009."));
+  policy.turns.push(calls(["cancel_reservation", { reservation_id: "RES009" }], ["get_user_details", { user_id: "nobody" }]));
+  const { body } = await run("agent", { ...exampleRow, config: { ...exampleRow.config, max_errors: 2 } });
+  assert.equal(body.result.termination_reason, "too_many_errors");
+  const tools = body.result.messages.filter((m: any) => m.role === "tool");
+  assert.deepEqual(tools.map((m: any) => [m.content, m.error]), [["Error: Reservation RES009 not found", true], ["Error: User nobody not found", true]]);
+});
+
+test("a tool the domain does not have is an error result the agent sees, not a crash", async () => {
+  user.turns.push(say("Cancel RES001."), say("###STOP###"));
+  policy.turns.push(call("run_speed_test", {}), say("Sorry."));
+  const { body } = await run("agent", exampleRow);
+  assert.equal(body.result.messages[3].content, "Error: Tool 'run_speed_test' not found.");
+  assert.equal(body.reward, 0);
+});
+
+test("max_agent_steps: each agent message is a step; the limit ends the run as max_agent_steps", async () => {
+  user.turns.push(say("Cancel RES001."));
+  policy.turns.push(call("get_reservation_details", { reservation_id: "RES001" }), call("get_user_details", { user_id: "ada_park_101" }), say("Still checking"));
+  const { body } = await run("limited_agent", exampleRow);
+  assert.equal(body.result.termination_reason, "max_agent_steps");
+  assert.equal(body.agent_steps, 3);
+  assert.equal(body.max_agent_steps, 3);
+  assert.equal(body.result.agent_steps, 3);
+  assert.equal(body.reward, 0);
+});
+
+test("reminders: on user messages and the last tool result the agent gets, only in agent_messages and the responses input", async () => {
+  user.turns.push(say("Cancel RES001."), say("###STOP###"));
+  policy.turns.push(calls(["get_reservation_details", { reservation_id: "RES001" }], ["get_user_details", { user_id: "ada_park_101" }]), say("Cancelled."));
+  const { body } = await run("limited_agent", exampleRow);
+  const reminder = (n: number) => `ENVIRONMENT REMINDER: You have ${n} turns left to complete the task.`;
+  assert.doesNotMatch(JSON.stringify(body.result.messages), /ENVIRONMENT REMINDER/);
+  const agentMessages = body.result.agent_messages;
+  assert.equal(agentMessages[1].content, `Cancel RES001.\n\n${reminder(3)}`);
+  assert.doesNotMatch(agentMessages[3].content, /REMINDER/, "only the last of several tool results");
+  assert.ok(agentMessages[4].content.endsWith(`\n\n${reminder(2)}`));
+  assert.match(JSON.stringify(body.responses_create_params.input), /You have 3 turns left/);
+  assert.match(JSON.stringify(policy.requests[1]!.input), /You have 2 turns left/);
+});
+
+test("turns_remaining_interval 2: every second user message carries the reminder", async () => {
+  user.turns.push(say("Hello."), say("Cancel RES001."), say("Thanks ###STOP###"));
+  policy.turns.push(say("How can I help?"), say("Which one?"), say("Cancelled."));
+  const { body } = await run("every_other_agent", exampleRow);
+  const users = body.result.agent_messages.filter((m: any) => m.role === "user");
+  assert.deepEqual(users.map((m: any) => /REMINDER/.test(m.content)), [false, true, false]);
+  assert.equal(body.result.termination_reason, "user_stop");
+});
+
+test("without a step limit there are no agent_messages and agent_steps is null", async () => {
+  scriptSolved();
+  const { body } = await run("agent", exampleRow);
+  assert.equal(body.result.agent_messages, null);
+  assert.equal(body.agent_steps, null);
+  assert.equal(body.max_agent_steps, null);
+});
+
+test("the response: input holds the greeting and the first user turn, output the agent's turns; usage statistics from the agent's calls", async () => {
+  scriptSolved();
+  const { body } = await run("agent", exampleRow);
+  assert.equal(body.response.id, "tau2-airline-example_cancel_1");
+  assert.deepEqual(body.responses_create_params.input.map((i: any) => [i.type, i.role]), [["message", "assistant"], ["message", "user"]]);
+  assert.deepEqual(body.response.output.map((i: any) => i.type), ["function_call", "function_call_output", "function_call", "function_call_output", "message", "message"]);
+  // The agent's three model calls answered usage 10/1, 20/2, 30/3; the fixed greeting has none (but is an agent call).
+  assert.equal(body.num_agent_calls, 4);
+  assert.equal(body.min_prompt_tokens, 10);
+  assert.equal(body.max_prompt_tokens, 30);
+  assert.equal(body.mean_prompt_tokens, 20);
+  assert.equal(body.mean_completion_tokens, 2);
+});
+
+test("a domain not ported is a 501 naming it", async () => {
+  const { status, body } = await run("agent", { ...exampleRow, config: { ...exampleRow.config, domain: "retail" } });
+  assert.equal(status, 501);
+  assert.match(JSON.stringify(body), /retail is not ported/);
+});
+
+test("an NL_ASSERTION basis is a 501 naming the judge it needs (never a reward)", async () => {
+  scriptSolved();
+  const { status, body } = await run("agent", withCriteria({ reward_basis: ["DB", "NL_ASSERTION"], nl_assertions: ["Agent is polite"] }));
+  assert.equal(status, 501);
+  assert.match(JSON.stringify(body), /NL_ASSERTION/);
+});
+
+test("a row field NeMo pins (verbose_logs: false) set otherwise is a 422 naming it", async () => {
+  const { status, body } = await run("agent", { ...exampleRow, verbose_logs: true });
+  assert.equal(status, 422);
+  assert.match(JSON.stringify(body), /verbose_logs/);
+});
+
+test("a failing model call is a typed failure, never a reward", async () => {
+  user.turns.push("fail");
+  const { status, body } = await run("agent", exampleRow);
+  assert.equal(status, 500);
+  assert.equal(body.reward, undefined);
+});
+
+test("the airline tools: booking charges and seats, a gift card balance rule, a one-stop search", async () => {
+  const { airline } = await import("../../../src/ports/tau2/airline.ts");
+  const db = JSON.parse(readFileSync(join(DATA_DIR, "tau2", "domains", "airline", "db.json"), "utf8"));
+  const tool = (n: string) => airline.tools.find((t) => t.name === n)!;
+  const booked: any = tool("book_reservation").run(db, { user_id: "ada_park_101", origin: "SFO", destination: "JFK", flight_type: "one_way", cabin: "economy", flights: [{ flight_number: "HAT100", date: "2024-05-20" }], passengers: [{ first_name: "A", last_name: "B", dob: "2000-01-01" }], payment_methods: [{ payment_id: "gift_card_2", amount: 100 }, { payment_id: "credit_card_1", amount: 110 }], total_baggages: 1, nonfree_baggages: 0, insurance: "yes" });
+  assert.equal(booked.reservation_id, "HATHAT");
+  assert.equal(db.flights.HAT100.dates["2024-05-20"].available_seats.economy, 8);
+  assert.equal(db.users.ada_park_101.payment_methods.gift_card_2.amount, 0);
+  assert.throws(() => tool("update_reservation_baggages").run(db, { reservation_id: "RES001", total_baggages: 3, nonfree_baggages: 2, payment_id: "gift_card_2" }), /Gift card balance is not enough/);
+  assert.equal(tool("calculate").run(db, { expression: "(180 + 30) * 2 / 3" }), "140.0");
+  assert.equal(tool("get_flight_status").run(db, { flight_number: "HAT100", date: "2024-05-10" }), "landed");
+  assert.deepEqual(tool("search_onestop_flight").run(db, { origin: "SFO", destination: "JFK", date: "2024-05-20" }), []);
+});
+
+// NeMo Gym's own rollouts (responses_api_agents/tau2/data/example_rollouts.jsonl), when /work/shared has them: its
+// compute_metrics figures reproduced from the recorded rollouts.
+const rollouts = sharedDataFile("tau2/example_rollouts.jsonl");
+test("compute_metrics reproduces NeMo Gym's figures on its example rollouts", { skip: rollouts.skip || (!existsSync(rollouts.path!) && "no tau2/example_rollouts.jsonl in the shared data") }, () => {
+  const rows = readFileSync(rollouts.path!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const m = compute([rows]);
+  assert.equal(m.macro_average, 1);
+  assert.equal(m["trajectory_termination_reason/user_stop/count"], 5);
+  assert.equal(m["message_finish_reason/tool_calls/count"], 20);
+  assert.equal(m["message_finish_reason/stop/count"], 5);
+  assert.equal(m["trajectory_transfer_to_human_agents/count"], 4);
+  assert.equal(m["telecom/num_samples_unique"], 1);
+});

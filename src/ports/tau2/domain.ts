@@ -1,0 +1,19 @@
+// A τ²-bench domain as this port runs it: its DB (plain JSON, mutated in place by its tools), its policy and its tools.
+export type Tau2ToolKind = "read" | "write" | "generic" | "think";
+
+export interface Tau2Tool {
+  name: string;
+  /** τ²-bench's ToolType; read and generic tools do not mutate the DB. */
+  kind: Tau2ToolKind;
+  /** The chat-completions tool the agent is offered. */
+  schema: Record<string, unknown>;
+  run(db: Record<string, any>, args: Record<string, any>): unknown;
+}
+
+export interface Tau2Domain {
+  name: string;
+  /** τ²-bench repository paths (see src/config/tau2-bench-files.ts). */
+  dbPath: string;
+  policyPaths: string[];
+  tools: Tau2Tool[];
+}
