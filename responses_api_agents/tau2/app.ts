@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { chatMessagesToResponseItems } from "../../src/models/chat-conversion/index.ts";
 import { HttpError } from "../../src/protocol/errors.ts";
 import { airline } from "../../src/ports/tau2/airline.ts";
+import { retail } from "../../src/ports/tau2/retail.ts";
 import { readTau2File } from "../../src/ports/tau2/data.ts";
 import type { Tau2Domain } from "../../src/ports/tau2/domain.ts";
 import { evaluateSimulation, type Generate, runSimulation, type Tau2Message, type Tau2Task, toChatMessage } from "../../src/ports/tau2/simulation.ts";
@@ -37,7 +38,7 @@ const Tau2Config = z.looseObject({
 });
 type Config = z.output<typeof Tau2Config>;
 
-const DOMAINS: Record<string, Tau2Domain> = { airline };
+const DOMAINS: Record<string, Tau2Domain> = { airline, retail };
 const KNOWN_DOMAINS = ["airline", "retail", "telecom", "mock", "banking_knowledge"];
 
 // Tau2RunRequest: the fields NeMo pins to one value are checked, the rest carried through.
@@ -98,7 +99,7 @@ export default responsesApiAgent<Config>({
     const row = parseRow(rawRow);
     const domainName = row.config.domain;
     const domain = DOMAINS[domainName];
-    if (!domain) throw new HttpError(501, KNOWN_DOMAINS.includes(domainName) ? `τ²-bench domain ${domainName} is not ported (airline is)` : `config.domain: unknown τ²-bench domain ${domainName}`);
+    if (!domain) throw new HttpError(501, KNOWN_DOMAINS.includes(domainName) ? `τ²-bench domain ${domainName} is not ported (airline and retail are)` : `config.domain: unknown τ²-bench domain ${domainName}`);
     if (row.config.agent !== "llm_agent" || row.config.user !== "user_simulator") throw new HttpError(501, `config.agent ${row.config.agent} / config.user ${row.config.user}: only llm_agent with user_simulator is ported`);
     if (row.config.enforce_communication_protocol) throw new HttpError(501, "config.enforce_communication_protocol: true is not ported");
     if (row.config.timeout != null) throw new HttpError(501, "config.timeout: a wall-clock limit is not ported");

@@ -246,9 +246,9 @@ test("the response: input holds the greeting and the first user turn, output the
 });
 
 test("a domain not ported is a 501 naming it", async () => {
-  const { status, body } = await run("agent", { ...exampleRow, config: { ...exampleRow.config, domain: "retail" } });
+  const { status, body } = await run("agent", { ...exampleRow, config: { ...exampleRow.config, domain: "telecom" } });
   assert.equal(status, 501);
-  assert.match(JSON.stringify(body), /retail is not ported/);
+  assert.match(JSON.stringify(body), /telecom is not ported/);
 });
 
 test("an NL_ASSERTION basis is a 501 naming the judge it needs (never a reward)", async () => {
@@ -297,4 +297,19 @@ test("compute_metrics reproduces NeMo Gym's figures on its example rollouts", { 
   assert.equal(m["message_finish_reason/stop/count"], 5);
   assert.equal(m["trajectory_transfer_to_human_agents/count"], 4);
   assert.equal(m["telecom/num_samples_unique"], 1);
+});
+
+test("the retail tools: a pending item change charges the gift card; results are written as τ²-bench's models dump them", async () => {
+  const { retail } = await import("../../../src/ports/tau2/retail.ts");
+  const { Tau2Environment } = await import("../../../src/ports/tau2/simulation.ts");
+  const env = new Tau2Environment(retail, JSON.parse(readFileSync(join(DATA_DIR, "tau2", "domains", "retail", "db.json"), "utf8")));
+  const user = env.getResponse({ id: "c1", name: "get_user_details", arguments: { user_id: "lee_test_1" }, requestor: "assistant" });
+  assert.match(user.content!, /"balance": 47\.0\}/, "a float field keeps its .0");
+  const changed = env.getResponse({ id: "c2", name: "modify_pending_order_items", arguments: { order_id: "#W0000001", item_ids: ["2000000001"], new_item_ids: ["2000000002"], payment_method_id: "gift_card_1" }, requestor: "assistant" });
+  assert.equal(changed.error, false, changed.content!);
+  assert.match(changed.content!, /"status": "pending \(item modified\)", "fulfillments": \[\], "payment_history": \[\{"transaction_type": "payment", "amount": 30\.5, "payment_method_id": "gift_card_1"\}, \{"transaction_type": "payment", "amount": 1\.5, "payment_method_id": "gift_card_1"\}\], "cancel_reason": null, "exchange_items": null/);
+  assert.equal(env.db.users.lee_test_1.payment_methods.gift_card_1.balance, 45.5);
+  const cancel = env.getResponse({ id: "c3", name: "cancel_pending_order", arguments: { order_id: "#W0000001", reason: "no longer needed" }, requestor: "assistant" });
+  assert.equal(cancel.content, "Error: Non-pending order cannot be cancelled");
+  assert.equal(env.getResponse({ id: "c4", name: "list_all_product_types", arguments: {}, requestor: "assistant" }).content, '{"Desk Lamp": "1000000001"}');
 });

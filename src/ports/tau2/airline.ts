@@ -2,9 +2,39 @@
 // by rule. A tool that τ²-bench's pydantic models would reject (an unknown or missing argument field) throws, which
 // the environment turns into an "Error: …" tool message, as τ²-bench does.
 import type { Tau2Domain, Tau2Tool } from "./domain.ts";
+import type { Shape } from "./model-dump.ts";
+
+// The airline data model (src/tau2/domains/airline/data_model.py), as shapes for the tool messages.
+const seats: Shape = { dict: "int" };
+const passengerShape: Shape = { model: [["first_name", "str"], ["last_name", "str"], ["dob", "str"]] };
+const reservationShape: Shape = {
+  model: [
+    ["reservation_id", "str"], ["user_id", "str"], ["origin", "str"], ["destination", "str"], ["flight_type", "str"], ["cabin", "str"],
+    ["flights", { list: { model: [["flight_number", "str"], ["origin", "str"], ["destination", "str"], ["date", "str"], ["price", "int"]] } }],
+    ["passengers", { list: passengerShape }], ["payment_history", { list: { model: [["payment_id", "str"], ["amount", "int"]] } }],
+    ["created_at", "str"], ["total_baggages", "int"], ["nonfree_baggages", "int"], ["insurance", "str"], ["status", { opt: "str" }],
+  ],
+};
+const airlinePaymentMethod: Shape = {
+  union: (m) => (m.source === "credit_card" ? { model: [["source", "str"], ["id", "str"], ["brand", "str"], ["last_four", "str"]] } : { model: [["source", "str"], ["id", "str"], ["amount", "float"]] }),
+};
+const userShape: Shape = {
+  model: [
+    ["user_id", "str"], ["name", { model: [["first_name", "str"], ["last_name", "str"]] }],
+    ["address", { model: [["address1", "str"], ["address2", { opt: "str" }], ["city", "str"], ["country", "str"], ["state", "str"], ["zip", "str"]] }],
+    ["email", "str"], ["dob", "str"], ["payment_methods", { dict: airlinePaymentMethod }], ["saved_passengers", { list: passengerShape }], ["membership", "str"], ["reservations", { list: "str" }],
+  ],
+};
+const directFlight: Shape = { model: [["flight_number", "str"], ["origin", "str"], ["destination", "str"], ["status", "str"], ["scheduled_departure_time_est", "str"], ["scheduled_arrival_time_est", "str"], ["date", { opt: "str" }], ["available_seats", seats], ["prices", seats]] };
+const OUTPUTS: Record<string, Shape | undefined> = {
+  book_reservation: reservationShape, cancel_reservation: reservationShape, get_reservation_details: reservationShape, update_reservation_baggages: reservationShape,
+  update_reservation_flights: reservationShape, update_reservation_passengers: reservationShape, get_user_details: userShape,
+  list_all_airports: { list: { model: [["iata", "str"], ["city", "str"]] } }, search_direct_flight: { list: directFlight }, search_onestop_flight: { list: { list: directFlight } },
+};
+
 
 type Obj = Record<string, any>;
-const fail = (message: string): never => {
+export const fail = (message: string): never => {
   throw new Error(message);
 };
 
@@ -65,6 +95,21 @@ const passengerSchema = { type: "object", properties: { first_name: str, last_na
 const paymentSchema = { type: "object", properties: { payment_id: str, amount: { type: "integer" } }, required: ["payment_id", "amount"] };
 const cabin = { type: "string", enum: CABINS };
 
+/** τ²-bench's calculate (airline and retail alike). */
+export const calculateTool: Tau2Tool = {
+    name: "calculate",
+    kind: "generic",
+    schema: fn("calculate", "Calculate the result of a mathematical expression.", { expression: str }, ["expression"]),
+    run(_db, a) {
+      const expression = String(a.expression);
+      if (![...expression].every((c) => "0123456789+-*/(). ".includes(c))) fail("Invalid characters in expression");
+      const value = evaluateArithmetic(expression);
+      return pythonFloatStr(Math.round(value * 100) / 100);
+    },
+  };
+
+export const transferTool: Tau2Tool = { name: "transfer_to_human_agents", kind: "generic", schema: fn("transfer_to_human_agents", "Transfer the user to a human agent, with a summary of the user's issue. Only transfer if the user explicitly asks for a human agent, or given the policy and the available tools, you cannot solve the user's issue.", { summary: str }, ["summary"]), run: () => "Transfer successful" };
+
 const tools: Tau2Tool[] = [
   {
     name: "book_reservation",
@@ -110,17 +155,7 @@ const tools: Tau2Tool[] = [
       return res;
     },
   },
-  {
-    name: "calculate",
-    kind: "generic",
-    schema: fn("calculate", "Calculate the result of a mathematical expression.", { expression: str }, ["expression"]),
-    run(_db, a) {
-      const expression = String(a.expression);
-      if (![...expression].every((c) => "0123456789+-*/(). ".includes(c))) fail("Invalid characters in expression");
-      const value = evaluateArithmetic(expression);
-      return pythonFloatStr(Math.round(value * 100) / 100);
-    },
-  },
+  calculateTool,
   {
     name: "cancel_reservation",
     kind: "write",
@@ -178,7 +213,7 @@ const tools: Tau2Tool[] = [
       return fail("Too many certificates");
     },
   },
-  { name: "transfer_to_human_agents", kind: "generic", schema: fn("transfer_to_human_agents", "Transfer the user to a human agent, with a summary of the user's issue. Only transfer if the user explicitly asks for a human agent, or given the policy and the available tools, you cannot solve the user's issue.", { summary: str }, ["summary"]), run: () => "Transfer successful" },
+  transferTool,
   {
     name: "update_reservation_baggages",
     kind: "write",
@@ -300,5 +335,5 @@ export const airline: Tau2Domain = {
   name: "airline",
   dbPath: "data/tau2/domains/airline/db.json",
   policyPaths: ["data/tau2/domains/airline/policy.md"],
-  tools,
+  tools: tools.map((t) => ({ ...t, output: OUTPUTS[t.name] })),
 };

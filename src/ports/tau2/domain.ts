@@ -1,3 +1,5 @@
+import type { Shape } from "./model-dump.ts";
+
 // A τ²-bench domain as this port runs it: its DB (plain JSON, mutated in place by its tools), its policy and its tools.
 export type Tau2ToolKind = "read" | "write" | "generic" | "think";
 
@@ -8,6 +10,8 @@ export interface Tau2Tool {
   /** The chat-completions tool the agent is offered. */
   schema: Record<string, unknown>;
   run(db: Record<string, any>, args: Record<string, any>): unknown;
+  /** The pydantic shape of a non-string result (how τ²-bench writes it into the tool message); plain JSON without. */
+  output?: Shape;
 }
 
 export interface Tau2Domain {

@@ -5,6 +5,7 @@
 import { HttpError } from "../../protocol/errors.ts";
 import { pythonJsonDumps } from "../../python/json-dumps.ts";
 import type { Tau2Domain } from "./domain.ts";
+import { dumpShaped, type Shape } from "./model-dump.ts";
 
 export const STOP = "###STOP###";
 export const TRANSFER = "###TRANSFER###";
@@ -88,8 +89,9 @@ export function scenarioText(scenario: Tau2Task["user_scenario"]): string {
 }
 
 /** Environment.to_json_str: strings as they are, numbers/bools as Python's str(), everything else as json.dumps. */
-function toJsonStr(value: unknown): string {
+function toJsonStr(value: unknown, shape?: Shape): string {
   if (typeof value === "string") return value;
+  if (shape !== undefined && value !== null && typeof value === "object") return dumpShaped(value, shape);
   if (typeof value === "number" || typeof value === "boolean") return typeof value === "boolean" ? (value ? "True" : "False") : String(value);
   return pythonJsonDumps(value ?? null);
 }
@@ -114,7 +116,7 @@ export class Tau2Environment {
     let content: string;
     let error = false;
     try {
-      content = toJsonStr(this.makeToolCall(call.name, call.requestor, call.arguments));
+      content = toJsonStr(this.makeToolCall(call.name, call.requestor, call.arguments), this.tools.get(call.name)?.output);
     } catch (e) {
       content = `Error: ${e instanceof Error ? e.message : String(e)}`;
       error = true;
@@ -401,4 +403,33 @@ function canonicalKeepNull(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonicalKeepNull);
   if (value && typeof value === "object") return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonicalKeepNull((value as any)[k])]));
   return value;
+}
+
+/**
+ * Environment.set_state's replay of a recorded trajectory on a fresh DB: each tool call of a mutating tool the domain
+ * has is run again (unknown tools and read/generic ones are skipped, as τ²-bench does) and its output compared with the
+ * recorded one (parsed as JSON when both are). Returns the environment and the calls whose output differed.
+ */
+export function replayTrajectory(domain: Tau2Domain, db: Record<string, any>, messages: Tau2Message[]): { env: Tau2Environment; mismatches: { call: ToolCall; recorded: unknown; replayed: unknown }[] } {
+  const env = new Tau2Environment(domain, db);
+  const mismatches: { call: ToolCall; recorded: unknown; replayed: unknown }[] = [];
+  const results = new Map(messages.filter((m) => m.role === "tool").map((m) => [m.id, m]));
+  const parse = (s: string | null) => {
+    try {
+      return JSON.parse(s ?? "");
+    } catch {
+      return s;
+    }
+  };
+  for (const m of messages) {
+    if (m.role === "tool" || !isToolCall(m)) continue;
+    for (const call of m.tool_calls!) {
+      const tool = env.tools.get(call.name);
+      if (!tool || tool.kind === "read" || tool.kind === "generic") continue;
+      const replayed = parse(env.getResponse({ ...call, requestor: call.requestor ?? (m.role === "user" ? "user" : "assistant") }).content);
+      const recorded = parse(results.get(call.id)?.content ?? null);
+      if (!sameValue(replayed, recorded)) mismatches.push({ call, recorded, replayed });
+    }
+  }
+  return { env, mismatches };
 }
