@@ -313,3 +313,31 @@ test("the retail tools: a pending item change charges the gift card; results are
   assert.equal(cancel.content, "Error: Non-pending order cannot be cancelled");
   assert.equal(env.getResponse({ id: "c4", name: "list_all_product_types", arguments: {}, requestor: "assistant" }).content, '{"Desk Lamp": "1000000001"}');
 });
+
+// NeMo Gym's recorded rewards reproduced: each rollout of a ported domain is replayed on a fresh copy of τ²-bench's
+// DB (τ²-bench's strict set_state replay: every mutating call's output must match the recorded one) and scored
+// with its task; the DB comes from the data dir (fetched pinned when absent and reachable).
+test("NeMo Gym's example rollouts: the recorded rewards of the ported domains are reproduced from their trajectories", { skip: rollouts.skip || (!existsSync(rollouts.path!) && "no tau2/example_rollouts.jsonl in the shared data") }, async (t) => {
+  const { readTau2File } = await import("../../../src/ports/tau2/data.ts");
+  const { airline } = await import("../../../src/ports/tau2/airline.ts");
+  const { retail } = await import("../../../src/ports/tau2/retail.ts");
+  const { evaluateSimulation, replayTrajectory } = await import("../../../src/ports/tau2/simulation.ts");
+  const domains: Record<string, typeof airline> = { airline, retail };
+  const dataDir = join(import.meta.dirname, "..", "tau2_data");
+  const rows = readFileSync(rollouts.path!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  for (const r of rows) {
+    const domain = domains[r.config.domain];
+    if (!domain) continue;
+    let dbText: string;
+    try {
+      dbText = await readTau2File(dataDir, domain.dbPath);
+    } catch (error) {
+      t.diagnostic(`${r.config.domain} task ${r.task.id}: not re-scored, ${(error as Error).message.slice(0, 200)}`);
+      continue;
+    }
+    const { env, mismatches } = replayTrajectory(domain, JSON.parse(dbText), r.result.messages);
+    assert.deepEqual(mismatches, [], `${r.task.id}: a replayed call's output differs from the recorded one`);
+    const info = evaluateSimulation({ messages: r.result.messages, agentMessages: null, terminationReason: r.result.termination_reason, agentSteps: null, maxAgentSteps: null, stepCount: 0, numErrors: 0, env }, r.task, r.evaluation_type, () => JSON.parse(dbText));
+    assert.equal(info.reward, r.reward, `${r.config.domain} task ${r.task.id}`);
+  }
+});
