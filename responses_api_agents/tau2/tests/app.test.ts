@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { responsesApiModel } from "../../../src/server/index.ts";
-import { http, type InProcessGraph, sharedDataFile, startServers } from "../../../src/testing/index.ts";
+import { http, type InProcessGraph, serverDefinition, sharedDataFile, startServers } from "../../../src/testing/index.ts";
 import { compute } from "../../../src/ports/tau2/metrics.ts";
 import tau2Agent from "../app.ts";
 
@@ -33,6 +33,12 @@ function scripted(name: string) {
   return { definition, turns, requests };
 }
 const policy = scripted("scripted-policy");
+// The project's scripted_model (loaded by its path, as a config names it) playing the user from rules.
+const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
+const userRules = [
+  { match: "is cancelled", answer: "Great, thank you! ###STOP###" },
+  { match: "How can I help you today", answer: "Hi, I'm Ada Park (ada_park_101). Please cancel reservation RES001." },
+];
 const user = scripted("scripted-user");
 
 const say = (text: string): Item[] => [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }];
@@ -53,10 +59,12 @@ before(async () => {
   graph = await startServers({
     policy_model: [policy.definition],
     user_model: [user.definition],
+    rules_user_model: [scriptedModel, { mode: "judge_rules", judge_rules: userRules }],
     agent: [tau2Agent, refs],
     short_agent: [tau2Agent, { ...refs, max_steps: 4 }],
     limited_agent: [tau2Agent, { ...refs, max_agent_steps: 3, turns_remaining_interval: 1 }],
     every_other_agent: [tau2Agent, { ...refs, max_agent_steps: 5, turns_remaining_interval: 2 }],
+    scripted_user_agent: [tau2Agent, { ...refs, user_model_server: { type: "responses_api_models", name: "rules_user_model" } }],
   });
 });
 after(async () => {
@@ -92,6 +100,15 @@ test("a full airline rollout: the tools change the DB as the gold action does, t
   assert.equal(body.num_steps, 8);
   assert.equal(body.num_agent_calls, 4);
   assert.equal(body.task.id, "example_cancel_1");
+});
+
+test("a full rollout whose user simulator is scripted_model (judge_rules) scores 1", async () => {
+  policy.turns.push(call("get_reservation_details", { reservation_id: "RES001" }), call("cancel_reservation", { reservation_id: "RES001" }), say("Your reservation RES001 is cancelled."));
+  const { status, body } = await run("scripted_user_agent", exampleRow);
+  assert.equal(status, 200, JSON.stringify(body));
+  assert.deepEqual(body.result.messages.filter((m: any) => m.role === "user").map((m: any) => m.content), ["Hi, I'm Ada Park (ada_park_101). Please cancel reservation RES001.", "Great, thank you! ###STOP###"]);
+  assert.equal(body.result.termination_reason, "user_stop");
+  assert.equal(body.reward, 1);
 });
 
 test("the agent's model gets the policy prompt, the domain's tools, its sampling parameters and the transcript as chat", async () => {
