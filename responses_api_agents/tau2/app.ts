@@ -188,8 +188,22 @@ export default responsesApiAgent<Config>({
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
     const stat = (f: (xs: number[]) => number, xs: number[]) => (prompt.length ? f(xs) : null);
     const model = rcp.model ?? "";
+    // NeMo's run() rewrites the row's config before handing it to τ²-bench, and answers it so rewritten.
+    const [agentBase, userBase] = await Promise.all([client.baseUrl(config.model_server.name), client.baseUrl(config.user_model_server.name)]);
+    const rowConfig = (rawRow as any).config;
+    const answeredConfig = {
+      ...rowConfig,
+      llm_user: "openai/dummy user model",
+      llm_args_user: { ...(rowConfig.llm_args_user ?? {}), api_base: `${userBase}${prefix}/v1`, api_key: "dummy api key", ...config.user_llm_args },
+      llm_agent: "openai/dummy agent model",
+      llm_args_agent: { api_base: `${agentBase}${prefix}/v1`, api_key: "dummy api key", ...agentArgs },
+      max_steps: config.max_steps,
+      max_agent_steps: config.max_agent_steps,
+      turns_remaining_interval: config.turns_remaining_interval,
+    };
     return {
       ...rawRow,
+      config: answeredConfig,
       responses_create_params: { input: [...(Array.isArray(rcp.input) ? rcp.input : []), ...input, ...input2], model, parallel_tool_calls: rcp.parallel_tool_calls ?? true, tool_choice: rcp.tool_choice ?? "auto", tools: rcp.tools ?? [] },
       response: { id: `tau2-${domainName}-${task.id}`, created_at: Math.floor(Date.now() / 1000), object: "response", output, model, parallel_tool_calls: rcp.parallel_tool_calls ?? true, tool_choice: rcp.tool_choice ?? "auto", tools: rcp.tools ?? [] },
       reward: rewardInfo.reward,

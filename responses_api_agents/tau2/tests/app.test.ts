@@ -102,6 +102,18 @@ test("a full airline rollout: the tools change the DB as the gold action does, t
   assert.equal(body.task.id, "example_cancel_1");
 });
 
+test("the answered config is the row's as NeMo rewrites it: both models' LiteLLM names and bases, the agent's limits", async () => {
+  scriptSolved();
+  const { body } = await run("limited_agent", { ...exampleRow, responses_create_params: { input: [], temperature: 0.5 } });
+  assert.equal(body.config.llm_agent, "openai/dummy agent model");
+  assert.equal(body.config.llm_user, "openai/dummy user model");
+  assert.equal(body.config.llm_args_agent.api_base, `${graph.url("policy_model")}/v1`);
+  assert.equal(body.config.llm_args_agent.temperature, 0.5);
+  assert.equal(body.config.llm_args_user.api_base, `${graph.url("user_model")}/v1`);
+  assert.deepEqual([body.config.max_steps, body.config.max_agent_steps, body.config.turns_remaining_interval], [200, 3, 1]);
+  assert.equal(body.config.domain, "airline");
+});
+
 test("a full rollout whose user simulator is scripted_model (judge_rules) scores 1", async () => {
   policy.turns.push(call("get_reservation_details", { reservation_id: "RES001" }), call("cancel_reservation", { reservation_id: "RES001" }), say("Your reservation RES001 is cancelled."));
   const { status, body } = await run("scripted_user_agent", exampleRow);
