@@ -218,6 +218,15 @@ test("a tool the domain does not have is an error result the agent sees, not a c
   assert.equal(body.reward, 0);
 });
 
+test("a call with an argument the tool does not take fails as Python's call would, and changes nothing", async () => {
+  user.turns.push(say("Cancel RES001."), say("###STOP###"));
+  policy.turns.push(calls(["cancel_reservation", { reservation_id: "RES001", reason: "change of plans" }], ["get_flight_status", { flight_number: "HAT100" }]), say("Your reservation is cancelled."));
+  const { body } = await run("agent", exampleRow);
+  const tools = body.result.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
+  assert.deepEqual(tools, ["Error: AirlineTools.cancel_reservation() got an unexpected keyword argument 'reason'", "Error: AirlineTools.get_flight_status() missing 1 required positional argument: 'date'"]);
+  assert.equal(body.reward, 0, "the reservation was not cancelled");
+});
+
 test("max_agent_steps: each agent message is a step; the limit ends the run as max_agent_steps", async () => {
   user.turns.push(say("Cancel RES001."));
   policy.turns.push(call("get_reservation_details", { reservation_id: "RES001" }), call("get_user_details", { user_id: "ada_park_101" }), say("Still checking"));

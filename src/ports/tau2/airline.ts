@@ -333,6 +333,7 @@ function evaluateArithmetic(text: string): number {
 
 export const airline: Tau2Domain = {
   name: "airline",
+  className: "AirlineTools",
   dbPath: "data/tau2/domains/airline/db.json",
   policyPaths: ["data/tau2/domains/airline/policy.md"],
   tools: tools.map((t) => ({ ...t, output: OUTPUTS[t.name] })),

@@ -16,6 +16,8 @@ export interface Tau2Tool {
 
 export interface Tau2Domain {
   name: string;
+  /** The toolkit class (AirlineTools…): Python names it in a call's TypeError. */
+  className: string;
   /** τ²-bench repository paths (see src/config/tau2-bench-files.ts). */
   dbPath: string;
   policyPaths: string[];

@@ -243,6 +243,7 @@ const tools: Tau2Tool[] = ([
 
 export const retail: Tau2Domain = {
   name: "retail",
+  className: "RetailTools",
   dbPath: "data/tau2/domains/retail/db.json",
   policyPaths: ["data/tau2/domains/retail/policy.md"],
   tools,

@@ -96,6 +96,18 @@ function toJsonStr(value: unknown, shape?: Shape): string {
   return pythonJsonDumps(value ?? null);
 }
 
+/** A Python call `f(**kwargs)`: an unknown keyword or a missing required parameter is the TypeError Python raises. */
+function checkCallArguments(qualname: string, schema: Record<string, any>, args: Record<string, unknown>): void {
+  const parameters = schema.function?.parameters ?? {};
+  const names = Object.keys(parameters.properties ?? {});
+  for (const key of Object.keys(args)) if (!names.includes(key)) throw new TypeError(`${qualname} got an unexpected keyword argument '${key}'`);
+  const missing = (parameters.required ?? []).filter((k: string) => !(k in args));
+  if (missing.length === 0) return;
+  const quoted = missing.map((k: string) => `'${k}'`);
+  const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+  throw new TypeError(`${qualname} missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${list}`);
+}
+
 export class Tau2Environment {
   readonly tools: Map<string, Tau2Domain["tools"][number]>;
   constructor(
@@ -109,6 +121,7 @@ export class Tau2Environment {
     if (requestor === "user") throw new Error("User tools not available");
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`Tool '${name}' not found.`);
+    checkCallArguments(`${this.domain.className}.${name}()`, tool.schema, args ?? {});
     return tool.run(this.db, args ?? {});
   }
   /** get_response: a failure becomes the tool message "Error: <message>" with error=true. */
