@@ -8,13 +8,13 @@ import { join } from "node:path";
 import { z } from "zod";
 import { InfrastructureFailure, innerCall, requireOwnSuccess } from "../../src/client/index.ts";
 import { PROJECT_ROOT } from "../../src/config/index.ts";
-import { chatMessagesToResponseItems } from "../../src/models/chat-conversion/index.ts";
 import { HttpError } from "../../src/protocol/errors.ts";
 import { airline } from "../../src/ports/tau2/airline.ts";
 import { retail } from "../../src/ports/tau2/retail.ts";
 import { readTau2File } from "../../src/ports/tau2/data.ts";
 import type { Tau2Domain } from "../../src/ports/tau2/domain.ts";
-import { evaluateSimulation, type Generate, runSimulation, type Tau2Message, type Tau2Task, toChatMessage } from "../../src/ports/tau2/simulation.ts";
+import { evaluateSimulation, type Generate, runSimulation, type Tau2Task } from "../../src/ports/tau2/simulation.ts";
+import { responseItems } from "../../src/ports/tau2/response.ts";
 import { compute as computeTau2Metrics } from "../../src/ports/tau2/metrics.ts";
 import { computeAggregateMetrics } from "../../src/metrics/index.ts";
 import { alwaysVerifiesKeys, responsesApiAgent, rolloutIdForRow, rolloutPathPrefix } from "../../src/server/index.ts";
@@ -165,14 +165,7 @@ export default responsesApiAgent<Config>({
       mode: "half_duplex",
     };
 
-    // The transcript the agent's model saw, as responses items: the agent-visible copy when a step limit adds
-    // reminders, else the trajectory without the user's own tool calls and their results.
-    const toConvert: Tau2Message[] = sim.agentMessages ?? sim.messages.filter((m) => !(m.role === "user" && m.tool_calls?.length) && !(m.role === "tool" && m.requestor === "user"));
-    const items = chatMessagesToResponseItems(toConvert.map(toChatMessage) as any) as Record<string, unknown>[];
-    const [input1, rest] = splitItems(items);
-    // τ²-bench starts with the agent's greeting: it belongs to the input.
-    const input = [...input1, ...rest.slice(0, 1)];
-    const [input2, output] = splitItems(rest.slice(1));
+    const { input, output } = responseItems(sim.messages, sim.agentMessages);
 
     const prompt: number[] = [];
     const completion: number[] = [];
@@ -204,7 +197,7 @@ export default responsesApiAgent<Config>({
     return {
       ...rawRow,
       config: answeredConfig,
-      responses_create_params: { input: [...(Array.isArray(rcp.input) ? rcp.input : []), ...input, ...input2], model, parallel_tool_calls: rcp.parallel_tool_calls ?? true, tool_choice: rcp.tool_choice ?? "auto", tools: rcp.tools ?? [] },
+      responses_create_params: { input: [...(Array.isArray(rcp.input) ? rcp.input : []), ...input], model, parallel_tool_calls: rcp.parallel_tool_calls ?? true, tool_choice: rcp.tool_choice ?? "auto", tools: rcp.tools ?? [] },
       response: { id: `tau2-${domainName}-${task.id}`, created_at: Math.floor(Date.now() / 1000), object: "response", output, model, parallel_tool_calls: rcp.parallel_tool_calls ?? true, tool_choice: rcp.tool_choice ?? "auto", tools: rcp.tools ?? [] },
       reward: rewardInfo.reward,
       result,
@@ -240,10 +233,3 @@ export default responsesApiAgent<Config>({
     });
   },
 });
-
-const BOUNDARY = new Set(["code_interpreter_call", "computer_call", "custom_tool_call", "file_search_call", "function_call", "image_generation_call", "local_shell_call", "mcp_approval_request", "mcp_call", "mcp_list_tools", "reasoning", "web_search_call"]);
-/** split_responses_input_output_items: everything before the first assistant message or model-made item is input. */
-function splitItems(items: Record<string, unknown>[]): [Record<string, unknown>[], Record<string, unknown>[]] {
-  const at = items.findIndex((i) => (i.type === "message" && i.role === "assistant") || BOUNDARY.has(String(i.type)));
-  return at === -1 ? [items, []] : [items.slice(0, at), items.slice(at)];
-}

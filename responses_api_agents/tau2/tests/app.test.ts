@@ -275,6 +275,7 @@ test("the response: input holds the greeting and the first user turn, output the
   assert.equal(body.response.id, "tau2-airline-example_cancel_1");
   assert.deepEqual(body.responses_create_params.input.map((i: any) => [i.type, i.role]), [["message", "assistant"], ["message", "user"]]);
   assert.deepEqual(body.response.output.map((i: any) => i.type), ["function_call", "function_call_output", "function_call", "function_call_output", "message", "message"]);
+  assert.equal(body.response.output[0].arguments, '{"reservation_id": "RES001"}', "arguments as tau2's json.dumps writes them");
   // The agent's three model calls answered usage 10/1, 20/2, 30/3; the fixed greeting has none (but is an agent call).
   assert.equal(body.num_agent_calls, 4);
   assert.equal(body.min_prompt_tokens, 10);
@@ -377,5 +378,20 @@ test("NeMo Gym's example rollouts: the recorded rewards of the ported domains ar
     assert.deepEqual(mismatches, [], `${r.task.id}: a replayed call's output differs from the recorded one`);
     const info = evaluateSimulation({ messages: r.result.messages, agentMessages: null, terminationReason: r.result.termination_reason, agentSteps: null, maxAgentSteps: null, stepCount: 0, numErrors: 0, env }, r.task, r.evaluation_type, () => JSON.parse(dbText));
     assert.equal(info.reward, r.reward, `${r.config.domain} task ${r.task.id}`);
+  }
+});
+
+test("NeMo Gym's example rollouts: the recorded responses items are rebuilt from the recorded messages", { skip: rollouts.skip || (!existsSync(rollouts.path!) && "no tau2/example_rollouts.jsonl in the shared data") }, async () => {
+  const { responseItems } = await import("../../../src/ports/tau2/response.ts");
+  const rows = readFileSync(rollouts.path!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  // Item ids are fresh uuids and the token fields the model's; the rest must be NeMo's bytes.
+  const strip = (items: any[]) => items.map(({ id: _id, prompt_token_ids: _p, generation_token_ids: _g, generation_log_probs: _l, ...rest }) => rest);
+  for (const r of rows) {
+    const ours = responseItems(r.result.messages, r.result.agent_messages ?? null);
+    // The rows' own input is the agent's system prompt (one item), ahead of the converted transcript. Where input
+    // ends is not compared: the file was recorded (April 2026) when NeMo's split stopped only at an assistant
+    // message or reasoning; at 07d6b0d a function_call is a boundary too, which is the split made here.
+    assert.deepEqual(strip([...ours.input, ...ours.output]), strip([...r.responses_create_params.input.slice(1), ...r.response.output]), r.task.id);
+    assert.deepEqual(ours.input.map((i: any) => i.role), ["assistant", "user"], "the greeting and the first user turn");
   }
 });

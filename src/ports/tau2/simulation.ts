@@ -170,7 +170,7 @@ export function toChatMessage(m: Tau2Message): Record<string, unknown> {
   if (m.role === "tool") return { role: "tool", content: m.content, tool_call_id: m.id };
   if (m.role === "assistant") {
     const out: Record<string, unknown> = { role: "assistant", content: m.content };
-    if (isToolCall(m)) out.tool_calls = m.tool_calls!.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    if (isToolCall(m)) out.tool_calls = m.tool_calls!.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: pythonJsonDumps(c.arguments) } }));
     return out;
   }
   return { role: "user", content: m.content };
