@@ -395,3 +395,28 @@ test("NeMo Gym's example rollouts: the recorded responses items are rebuilt from
     assert.deepEqual(ours.input.map((i: any) => i.role), ["assistant", "user"], "the greeting and the first user turn");
   }
 });
+
+test("/aggregate_metrics adds NeMo's tau2 figures to the key metrics, without the row's constant flags", async () => {
+  scriptSolved();
+  const solved = (await run("agent", exampleRow)).body;
+  user.turns.push(say("Cancel RES001."), say("Are you there?"));
+  policy.turns.push(call("cancel_reservation", { reservation_id: "RES001" }), say("Cancelled."), say("never asked"));
+  const cut = (await run("short_agent", exampleRow)).body;
+  const answer = await client.request(`${graph.url("agent")}/aggregate_metrics`, { method: "POST", json: { verify_responses: [{ ...solved, _ng_task_index: 0, _ng_rollout_index: 0 }, { ...cut, _ng_task_index: 0, _ng_rollout_index: 1 }] } });
+  const key = (answer.json() as any).key_metrics;
+  assert.equal(key["mean/reward"], 0.5);
+  assert.equal(key["airline/reward"], 0.5);
+  assert.equal(key["trajectory_termination_reason/max_steps/count"], 1);
+  assert.equal(key["trajectory_termination_reason/user_stop/pct"], 0.5);
+  assert.equal(key["message_finish_reason/tool_calls/count"], 3);
+  assert.equal(key["mean/seed"], undefined);
+  assert.equal(key["trajectory_missing_tool_call/count"], 0);
+});
+
+test("compute_metrics counts a max_agent_steps termination (NeMo's own case)", () => {
+  const row = { config: { domain: "airline" }, task: { id: "1" }, reward: 0, result: { termination_reason: "max_agent_steps", messages: [{ role: "assistant", content: "hi", raw_data: null }] } };
+  const m = compute([[row]]);
+  assert.equal(m["trajectory_termination_reason/max_agent_steps/count"], 1);
+  assert.equal(m["trajectory_termination_reason/max_agent_steps/pct"], 1);
+  assert.equal(m["trajectory_missing_tool_call/count"], 1);
+});
