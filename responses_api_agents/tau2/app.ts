@@ -163,6 +163,7 @@ export default responsesApiAgent<Config>({
       max_agent_steps: sim.maxAgentSteps,
       seed: row.seed,
       mode: "half_duplex",
+      policy: policies.join("\n"),
     };
 
     const { input, output } = responseItems(sim.messages, sim.agentMessages);

@@ -310,6 +310,15 @@ test("a failing model call is a typed failure, never a reward", async () => {
   assert.equal(body.reward, undefined);
 });
 
+test("an empty model message fails the rollout as τ²-bench's Message.validate does (a typed failure, no reward)", async () => {
+  user.turns.push(say("Cancel RES001."));
+  policy.turns.push(say("   "));
+  const { status, body, headers } = await run("agent", exampleRow);
+  assert.equal(status, 500);
+  assert.equal(headers["x-ng-failure-class"], "invalid_inner_answer");
+  assert.match(JSON.stringify(body), /neither content nor tool calls/);
+});
+
 test("the airline tools: booking charges and seats, a gift card balance rule, a one-stop search", async () => {
   const { airline } = await import("../../../src/ports/tau2/airline.ts");
   const db = JSON.parse(readFileSync(join(DATA_DIR, "tau2", "domains", "airline", "db.json"), "utf8"));

@@ -2,6 +2,7 @@
 // user/user_simulator.py) and its evaluator (src/tau2/evaluator/*), ported rule by rule for the agent NeMo Gym runs:
 // llm_agent + user_simulator, no solo mode, no voice, communication protocol not enforced (NeMo's rows set
 // enforce_communication_protocol: false). The two model calls are injected (`generate`); everything else is here.
+import { InfrastructureFailure } from "../../client/inner-answer.ts";
 import { HttpError } from "../../protocol/errors.ts";
 import { pythonJsonDumps } from "../../python/json-dumps.ts";
 import type { Tau2Domain } from "./domain.ts";
@@ -185,6 +186,11 @@ function flipped(m: Tau2Message): Record<string, unknown> {
   return toChatMessage(m);
 }
 
+/** Message.validate(): a message with neither text nor tool calls raises in τ²-bench, failing the task (NeMo answers a 500). */
+function validate(m: Tau2Message, who: string): void {
+  if (!((m.content ?? "").trim() || isToolCall(m))) throw new InfrastructureFailure("invalid_inner_answer", `the ${who} model answered a message with neither content nor tool calls (τ²-bench's Message.validate fails the task)`);
+}
+
 const reminderText = (left: number) => `ENVIRONMENT REMINDER: You have ${left} turns left to complete the task.`;
 
 /** Orchestrator.run for a task without initial state: the fixed greeting, then turns until a stop or a limit. */
@@ -218,6 +224,7 @@ export async function runSimulation(o: SimulationOptions): Promise<SimulationRes
       const g = await o.generate("user", [userSystem, ...userHistory.map(flipped)], undefined);
       const userMsg: Tau2Message = { role: "user", content: g.content, cost: 0, usage: g.usage, raw_data: g.raw_data, timestamp: now() };
       if (g.tool_calls) userMsg.tool_calls = g.tool_calls.map((c) => ({ ...c, requestor: "user" }));
+      validate(userMsg, "user simulator");
       if (!isToolCall(userMsg) && userMsg.content != null && [STOP, TRANSFER, OUT_OF_SCOPE].some((t) => userMsg.content!.includes(t))) {
         done = true;
         reason = "user_stop";
@@ -241,6 +248,7 @@ export async function runSimulation(o: SimulationOptions): Promise<SimulationRes
       const g = await o.generate("agent", [agentSystem, ...agentHistory.map(toChatMessage)], toolSchemas);
       const agentMsg: Tau2Message = { role: "assistant", content: g.content, cost: 0, usage: g.usage, raw_data: g.raw_data, timestamp: now() };
       if (g.tool_calls) agentMsg.tool_calls = g.tool_calls.map((c) => ({ ...c, requestor: "assistant" }));
+      validate(agentMsg, "agent");
       agentSteps++;
       if (agentMsg.content != null && agentMsg.content.includes(STOP)) {
         done = true;
