@@ -345,6 +345,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "responses_api_agents/proof_refinement_agent": [...AGENT, "resources_server", "model_server", "max_correction_turns", "include_all_attempts"],
   "responses_api_agents/scicode_agent": [...AGENT, "resources_server", "model_server", "prompt_fpath", "with_background"],
   "responses_api_agents/simple_agent": [...AGENT, "resources_server", "model_server", "max_steps"],
+  "responses_api_agents/tau2": [...AGENT, "model_server", "user_model_server", "user_llm_args", "debug", "print_step_counts", "max_steps", "max_agent_steps", "turns_remaining_interval"],
   "responses_api_agents/tool_simulation_agent": [...AGENT, "resources_server", "model_server"],
   "responses_api_models/openai_model": [
     ...MODEL,

@@ -1,0 +1,456 @@
+// τ²-bench's half-duplex text simulation (src/tau2/orchestrator/orchestrator.py, agent/llm_agent.py,
+// user/user_simulator.py) and its evaluator (src/tau2/evaluator/*), ported rule by rule for the agent NeMo Gym runs:
+// llm_agent + user_simulator, no solo mode, no voice, communication protocol not enforced (NeMo's rows set
+// enforce_communication_protocol: false). The two model calls are injected (`generate`); everything else is here.
+import { InfrastructureFailure } from "../../client/inner-answer.ts";
+import { HttpError } from "../../protocol/errors.ts";
+import { pythonJsonDumps } from "../../python/json-dumps.ts";
+import type { Tau2Domain } from "./domain.ts";
+import { dumpShaped, type Shape } from "./model-dump.ts";
+
+export const STOP = "###STOP###";
+export const TRANSFER = "###TRANSFER###";
+export const OUT_OF_SCOPE = "###OUT-OF-SCOPE###";
+export const FIRST_AGENT_MESSAGE = "Hi! How can I help you today?";
+
+export const AGENT_INSTRUCTION = [
+  "You are a customer service agent that helps the user according to the <policy> provided below.",
+  "In each turn you can either:",
+  "- Send a message to the user.",
+  "- Make a tool call.",
+  "You cannot do both at the same time.",
+  "",
+  "Try to be helpful and always follow the policy. Always make sure you generate valid JSON only.",
+].join("\n");
+
+export const agentSystemPrompt = (policy: string): string => `<instructions>\n${AGENT_INSTRUCTION}\n</instructions>\n<policy>\n${policy}\n</policy>`;
+export const userSystemPrompt = (guidelines: string, instructions: string): string => `${guidelines.replace("<PERSONA_GUIDELINES>", "")}\n\n<scenario>\n${instructions}\n</scenario>`;
+
+export type TerminationReason = "user_stop" | "agent_stop" | "max_steps" | "too_many_errors" | "max_agent_steps" | "agent_error" | "user_error" | "timeout";
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, any>;
+  requestor: "assistant" | "user";
+}
+export interface Tau2Message {
+  role: "assistant" | "user" | "tool";
+  content: string | null;
+  tool_calls?: ToolCall[] | null;
+  /** tool messages: the call's id, its requestor and whether it failed */
+  id?: string;
+  requestor?: "assistant" | "user";
+  error?: boolean;
+  cost?: number | null;
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  raw_data?: unknown;
+  turn_idx?: number | null;
+  timestamp?: string;
+}
+
+/** One model turn as `generate` returns it (τ²-bench's llm_utils.generate: content, tool calls with parsed arguments). */
+export interface Generated {
+  content: string | null;
+  tool_calls: { id: string; name: string; arguments: Record<string, any> }[] | null;
+  usage: { prompt_tokens: number; completion_tokens: number } | null;
+  raw_data: unknown;
+}
+export type Generate = (who: "agent" | "user", messages: Record<string, unknown>[], tools: Record<string, unknown>[] | undefined) => Promise<Generated>;
+
+export interface Tau2Task {
+  id: string;
+  user_scenario: { persona?: string | null; instructions: unknown };
+  initial_state?: unknown;
+  evaluation_criteria?: {
+    actions?: { action_id?: string; requestor?: "assistant" | "user"; name: string; arguments: Record<string, any>; info?: string | null; compare_args?: string[] | null }[] | null;
+    env_assertions?: unknown[] | null;
+    communicate_info?: string[] | null;
+    nl_assertions?: string[] | null;
+    reward_basis: string[];
+  } | null;
+}
+
+const indent = (text: string) => text.replace(/^(?=.)/gm, "\t");
+/** UserScenario.__str__ (with StructuredUserInstructions.__str__). */
+export function scenarioText(scenario: Tau2Task["user_scenario"]): string {
+  const lines: string[] = [];
+  if (scenario.persona != null) lines.push("Persona:", indent(scenario.persona));
+  lines.push("Instructions:");
+  const i = scenario.instructions as any;
+  if (typeof i === "string") lines.push(indent(i));
+  else {
+    const inner = [`Domain: ${i.domain}`, `Reason for call:\n${indent(i.reason_for_call)}`];
+    if (i.known_info != null) inner.push(`Known info:\n${indent(i.known_info)}`);
+    if (i.unknown_info != null) inner.push(`Unknown info:\n${indent(i.unknown_info)}`);
+    inner.push(`Task instructions:\n${indent(i.task_instructions)}`);
+    lines.push(indent(inner.join("\n")));
+  }
+  return lines.join("\n");
+}
+
+/** Environment.to_json_str: strings as they are, numbers/bools as Python's str(), everything else as json.dumps. */
+function toJsonStr(value: unknown, shape?: Shape): string {
+  if (typeof value === "string") return value;
+  if (shape !== undefined && value !== null && typeof value === "object") return dumpShaped(value, shape);
+  if (typeof value === "number" || typeof value === "boolean") return typeof value === "boolean" ? (value ? "True" : "False") : String(value);
+  return pythonJsonDumps(value ?? null);
+}
+
+/** A Python call `f(**kwargs)`: an unknown keyword or a missing required parameter is the TypeError Python raises. */
+function checkCallArguments(qualname: string, schema: Record<string, any>, args: Record<string, unknown>): void {
+  const parameters = schema.function?.parameters ?? {};
+  const names = Object.keys(parameters.properties ?? {});
+  for (const key of Object.keys(args)) if (!names.includes(key)) throw new TypeError(`${qualname} got an unexpected keyword argument '${key}'`);
+  const missing = (parameters.required ?? []).filter((k: string) => !(k in args));
+  if (missing.length === 0) return;
+  const quoted = missing.map((k: string) => `'${k}'`);
+  const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+  throw new TypeError(`${qualname} missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${list}`);
+}
+
+export class Tau2Environment {
+  readonly tools: Map<string, Tau2Domain["tools"][number]>;
+  constructor(
+    readonly domain: Tau2Domain,
+    readonly db: Record<string, any>,
+  ) {
+    this.tools = new Map(domain.tools.map((t) => [t.name, t]));
+  }
+  /** make_tool_call: throws as the tool throws (an unknown tool too). Only the agent has tools in the domains ported. */
+  makeToolCall(name: string, requestor: string, args: Record<string, any>): unknown {
+    if (requestor === "user") throw new Error("User tools not available");
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`Tool '${name}' not found.`);
+    checkCallArguments(`${this.domain.className}.${name}()`, tool.schema, args ?? {});
+    return tool.run(this.db, args ?? {});
+  }
+  /** get_response: a failure becomes the tool message "Error: <message>" with error=true. */
+  getResponse(call: ToolCall): Tau2Message {
+    let content: string;
+    let error = false;
+    try {
+      content = toJsonStr(this.makeToolCall(call.name, call.requestor, call.arguments), this.tools.get(call.name)?.output);
+    } catch (e) {
+      content = `Error: ${e instanceof Error ? e.message : String(e)}`;
+      error = true;
+    }
+    return { role: "tool", id: call.id, content, requestor: call.requestor, error };
+  }
+}
+
+export interface SimulationOptions {
+  domain: Tau2Domain;
+  /** A fresh copy of the domain DB; mutated by the run. */
+  db: Record<string, any>;
+  policy: string;
+  userGuidelines: string;
+  task: Tau2Task;
+  maxSteps: number;
+  maxErrors: number;
+  maxAgentSteps: number | null;
+  turnsRemainingInterval: number;
+  generate: Generate;
+}
+export interface SimulationResult {
+  messages: Tau2Message[];
+  agentMessages: Tau2Message[] | null;
+  terminationReason: TerminationReason;
+  agentSteps: number | null;
+  maxAgentSteps: number | null;
+  stepCount: number;
+  numErrors: number;
+  env: Tau2Environment;
+}
+
+const isToolCall = (m: Tau2Message) => Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
+const now = () => new Date().toISOString();
+
+/** The chat message a participant sends its model for one of its history messages (to_litellm_messages). */
+export function toChatMessage(m: Tau2Message): Record<string, unknown> {
+  if (m.role === "tool") return { role: "tool", content: m.content, tool_call_id: m.id };
+  if (m.role === "assistant") {
+    const out: Record<string, unknown> = { role: "assistant", content: m.content };
+    if (isToolCall(m)) out.tool_calls = m.tool_calls!.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: pythonJsonDumps(c.arguments) } }));
+    return out;
+  }
+  return { role: "user", content: m.content };
+}
+/** UserState.flip_roles: the agent's text is the user model's "user" turn, the user's own turns are its "assistant" turns. */
+function flipped(m: Tau2Message): Record<string, unknown> {
+  if (m.role === "assistant") {
+    if (isToolCall(m)) throw new Error("Tool calls are not supported in the flipped messages");
+    return { role: "user", content: m.content };
+  }
+  if (m.role === "user") return toChatMessage({ ...m, role: "assistant" });
+  return toChatMessage(m);
+}
+
+/** Message.validate(): a message with neither text nor tool calls raises in τ²-bench, failing the task (NeMo answers a 500). */
+function validate(m: Tau2Message, who: string): void {
+  if (!((m.content ?? "").trim() || isToolCall(m))) throw new InfrastructureFailure("invalid_inner_answer", `the ${who} model answered a message with neither content nor tool calls (τ²-bench's Message.validate fails the task)`);
+}
+
+const reminderText = (left: number) => `ENVIRONMENT REMINDER: You have ${left} turns left to complete the task.`;
+
+/** Orchestrator.run for a task without initial state: the fixed greeting, then turns until a stop or a limit. */
+export async function runSimulation(o: SimulationOptions): Promise<SimulationResult> {
+  if (o.task.initial_state != null) throw new HttpError(501, `task ${o.task.id}: initial_state (initialization data/actions, message history) is not ported`);
+  const env = new Tau2Environment(o.domain, o.db);
+  const agentSystem = { role: "system", content: agentSystemPrompt(o.policy) };
+  const userSystem = { role: "system", content: userSystemPrompt(o.userGuidelines, scenarioText(o.task.user_scenario)) };
+  const toolSchemas = o.domain.tools.map((t) => t.schema);
+
+  const first: Tau2Message = { role: "assistant", content: FIRST_AGENT_MESSAGE, cost: 0, timestamp: now() };
+  const trajectory: Tau2Message[] = [first];
+  // What the agent saw, reminders included (SimulationRun.agent_messages); only kept when a step limit is set.
+  const agentVisible: Tau2Message[] = [first];
+  const agentHistory: Tau2Message[] = [first];
+  const userHistory: Tau2Message[] = [];
+  let message: Tau2Message | Tau2Message[] = first;
+  let from: "agent" | "user" | "env" = "agent";
+  let to: "agent" | "user" | "env" = "user";
+  let stepCount = 0;
+  let numErrors = 0;
+  let agentSteps = 0;
+  let userTurnsToAgent = 0;
+  let done = false;
+  let reason: TerminationReason | undefined;
+
+  while (!done) {
+    if ((from === "agent" || from === "env") && to === "user") {
+      if (Array.isArray(message)) userHistory.push(...message);
+      else if (message.content || isToolCall(message)) userHistory.push(message);
+      const g = await o.generate("user", [userSystem, ...userHistory.map(flipped)], undefined);
+      const userMsg: Tau2Message = { role: "user", content: g.content, cost: 0, usage: g.usage, raw_data: g.raw_data, timestamp: now() };
+      if (g.tool_calls) userMsg.tool_calls = g.tool_calls.map((c) => ({ ...c, requestor: "user" }));
+      validate(userMsg, "user simulator");
+      if (!isToolCall(userMsg) && userMsg.content != null && [STOP, TRANSFER, OUT_OF_SCOPE].some((t) => userMsg.content!.includes(t))) {
+        done = true;
+        reason = "user_stop";
+      }
+      userHistory.push(userMsg);
+      trajectory.push(userMsg);
+      agentVisible.push(userMsg);
+      message = userMsg;
+      from = "user";
+      to = isToolCall(userMsg) ? "env" : "agent";
+    } else if ((from === "user" || from === "env") && to === "agent") {
+      let incoming = Array.isArray(message) ? message : [message];
+      if (o.maxAgentSteps != null) {
+        const left = o.maxAgentSteps - agentSteps;
+        const remind = (m: Tau2Message): Tau2Message => ({ ...m, content: `${m.content ?? ""}\n\n${reminderText(left)}` });
+        if (from === "env") incoming = [...incoming.slice(0, -1), remind(incoming[incoming.length - 1]!)];
+        else if (++userTurnsToAgent % o.turnsRemainingInterval === 0) incoming = [remind(incoming[0]!)];
+        agentVisible.splice(agentVisible.length - incoming.length, incoming.length, ...incoming);
+      }
+      agentHistory.push(...incoming);
+      const g = await o.generate("agent", [agentSystem, ...agentHistory.map(toChatMessage)], toolSchemas);
+      const agentMsg: Tau2Message = { role: "assistant", content: g.content, cost: 0, usage: g.usage, raw_data: g.raw_data, timestamp: now() };
+      if (g.tool_calls) agentMsg.tool_calls = g.tool_calls.map((c) => ({ ...c, requestor: "assistant" }));
+      validate(agentMsg, "agent");
+      agentSteps++;
+      if (agentMsg.content != null && agentMsg.content.includes(STOP)) {
+        done = true;
+        reason = "agent_stop";
+      }
+      agentHistory.push(agentMsg);
+      trajectory.push(agentMsg);
+      agentVisible.push(agentMsg);
+      message = agentMsg;
+      from = "agent";
+      to = isToolCall(agentMsg) ? "env" : "user";
+    } else if ((from === "agent" || from === "user") && to === "env") {
+      const calls: ToolCall[] = (message as Tau2Message).tool_calls!;
+      const results: Tau2Message[] = calls.map((c) => {
+        const r = env.getResponse(c);
+        if (r.error) numErrors++;
+        return { ...r, timestamp: now() };
+      });
+      trajectory.push(...results);
+      agentVisible.push(...results);
+      message = results.length > 1 ? results : results[0]!;
+      to = from;
+      from = "env";
+    }
+    stepCount++;
+    // _check_termination: never while a tool call waits for the environment; later checks override earlier reasons.
+    if (to !== "env") {
+      if (o.maxAgentSteps != null && !done && agentSteps >= o.maxAgentSteps) {
+        done = true;
+        reason = "max_agent_steps";
+      }
+      if (stepCount >= o.maxSteps) {
+        done = true;
+        reason = "max_steps";
+      }
+      if (numErrors >= o.maxErrors) {
+        done = true;
+        reason = "too_many_errors";
+      }
+    }
+  }
+  const number = (ms: Tau2Message[]) => ms.map((m, i) => ({ ...m, turn_idx: i }));
+  return {
+    messages: number(trajectory),
+    agentMessages: o.maxAgentSteps != null ? number(agentVisible) : null,
+    terminationReason: reason!,
+    agentSteps: o.maxAgentSteps != null ? agentSteps : null,
+    maxAgentSteps: o.maxAgentSteps,
+    stepCount,
+    numErrors,
+    env,
+  };
+}
+
+/** Key-order-free equality of two DB dumps, a field set to null counting as absent (pydantic fills absent Optionals with None). */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) if ((value as any)[key] !== null) out[key] = canonical((value as any)[key]);
+    return out;
+  }
+  return value;
+}
+export const sameDb = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+export interface RewardInfo {
+  reward: number;
+  [key: string]: unknown;
+}
+
+/** evaluate_simulation for the half-duplex text mode. `freshDb` builds the task's initial DB for the gold replay. */
+export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evaluationType: string, freshDb: () => Record<string, any>): RewardInfo {
+  if (run.terminationReason !== "agent_stop" && run.terminationReason !== "user_stop") {
+    return { reward: 0, reward_basis: null, info: { note: `Simulation terminated prematurely. Termination reason: ${run.terminationReason}` } };
+  }
+  const criteria = task.evaluation_criteria;
+  if (criteria == null) return { reward: 1, reward_basis: null, info: { note: "No evaluation criteria" } };
+  const basis = new Set(criteria.reward_basis);
+  const known = new Set(["DB", "ENV_ASSERTION", "ACTION", "COMMUNICATE", "NL_ASSERTION"]);
+  for (const b of basis) if (!known.has(b)) throw new HttpError(400, `task.evaluation_criteria.reward_basis: unknown ${b}`);
+  if (!["all", "env", "action", "communicate"].includes(evaluationType)) throw new HttpError(501, `evaluation_type ${evaluationType} is not ported (all, env, action and communicate are)`);
+  const wants = (b: string) => evaluationType !== "all" || basis.has(b);
+  if ((evaluationType === "all" && basis.has("NL_ASSERTION")) || evaluationType === "nl_assertions") {
+    throw new HttpError(501, `task ${task.id}: reward_basis NL_ASSERTION needs τ²-bench's NL-assertions LLM judge, which this port does not run`);
+  }
+  if ((criteria.env_assertions ?? []).length > 0 && (evaluationType === "env" || basis.has("ENV_ASSERTION"))) {
+    throw new HttpError(501, `task ${task.id}: env_assertions need the ${run.env.domain.name} domain's assertion functions, which this port does not have`);
+  }
+
+  // Environment: the gold actions replayed on a fresh DB against the DB the run left (which is what τ²-bench's replay
+  // of the run's tool calls on a fresh DB rebuilds: the tools are deterministic).
+  let env: RewardInfo;
+  if (criteria.actions == null && criteria.env_assertions == null) {
+    env = { reward: 1, db_check: { db_match: true, db_reward: 1 }, info: { note: "No expected actions or env assertions" } };
+  } else {
+    const gold = new Tau2Environment(run.env.domain, freshDb());
+    for (const a of criteria.actions ?? []) {
+      try {
+        gold.makeToolCall(a.name, a.requestor ?? "assistant", a.arguments);
+      } catch {
+        // τ²-bench logs a failing gold action and goes on.
+      }
+    }
+    const match = sameDb(gold.db, run.env.db);
+    const dbReward = match ? 1 : 0;
+    const breakdown: Record<string, number> = {};
+    let reward = 1;
+    if (basis.has("DB")) reward *= breakdown.DB = dbReward;
+    if (basis.has("ENV_ASSERTION")) reward *= breakdown.ENV_ASSERTION = 1;
+    env = { reward, db_check: { db_match: match, db_reward: dbReward }, env_assertions: [], reward_basis: criteria.reward_basis, reward_breakdown: breakdown };
+  }
+
+  // Action: every gold action matched by some tool call of the run (name, then compare_args or all the call's args).
+  const calls = run.messages.filter((m) => m.role !== "tool" && isToolCall(m)).flatMap((m) => m.tool_calls!);
+  const actionChecks = (criteria.actions ?? []).map((a) => {
+    const match = calls.some((c) => {
+      if (c.name !== a.name) return false;
+      const keys = a.compare_args ?? Object.keys(c.arguments);
+      if (keys.length === 0) return true;
+      const pick = (o: Record<string, any>) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+      return sameValue(pick(c.arguments), pick(a.arguments));
+    });
+    return { action: a, action_match: match, action_reward: match ? 1 : 0, tool_type: run.env.tools.get(a.name)?.kind ?? null };
+  });
+  const actionReward = actionChecks.every((c) => c.action_match) ? 1 : 0;
+
+  // Communicate: each required string, lower-cased, inside some assistant text (lower-cased, commas removed).
+  const communicateChecks = (criteria.communicate_info ?? []).map((info) => {
+    const found = run.messages.find((m) => m.role === "assistant" && m.content && m.content.toLowerCase().replaceAll(",", "").includes(info.toLowerCase()));
+    return { info, met: found !== undefined, justification: found ? `Information '${info}' communicated in the message:\n '${found.content}'` : `Information '${info}' not communicated.` };
+  });
+  const communicateReward = communicateChecks.every((c) => c.met) ? 1 : 0;
+
+  if (evaluationType === "env") return env;
+  if (evaluationType === "action") return { reward: actionReward, action_checks: actionChecks, reward_breakdown: { ACTION: actionReward } };
+  if (evaluationType === "communicate") return { reward: communicateReward, communicate_checks: communicateChecks, reward_breakdown: { COMMUNICATE: communicateReward } };
+
+  let reward = 1;
+  const breakdown: Record<string, number> = {};
+  if (wants("DB") || wants("ENV_ASSERTION")) {
+    if (basis.has("DB") || basis.has("ENV_ASSERTION")) {
+      Object.assign(breakdown, env.reward_breakdown ?? {});
+      reward *= env.reward;
+    }
+  }
+  if (basis.has("ACTION")) {
+    breakdown.ACTION = actionReward;
+    reward *= actionReward;
+  }
+  if (basis.has("COMMUNICATE")) {
+    breakdown.COMMUNICATE = communicateReward;
+    reward *= communicateReward;
+  }
+  return {
+    reward,
+    db_check: env.db_check ?? null,
+    env_assertions: env.env_assertions ?? null,
+    action_checks: actionChecks,
+    nl_assertions: null,
+    communicate_checks: communicateChecks,
+    reward_basis: criteria.reward_basis,
+    reward_breakdown: breakdown,
+    info: { env: env.info ?? null, nl: null, communicate: null, action: null },
+  };
+}
+
+/** Python == on JSON values (1 == 1.0; dict equality ignores key order). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonicalKeepNull(a)) === JSON.stringify(canonicalKeepNull(b));
+}
+function canonicalKeepNull(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonicalKeepNull);
+  if (value && typeof value === "object") return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonicalKeepNull((value as any)[k])]));
+  return value;
+}
+
+/**
+ * Environment.set_state's replay of a recorded trajectory on a fresh DB: each tool call of a mutating tool the domain
+ * has is run again (unknown tools and read/generic ones are skipped, as τ²-bench does) and its output compared with the
+ * recorded one (parsed as JSON when both are). Returns the environment and the calls whose output differed.
+ */
+export function replayTrajectory(domain: Tau2Domain, db: Record<string, any>, messages: Tau2Message[]): { env: Tau2Environment; mismatches: { call: ToolCall; recorded: unknown; replayed: unknown }[] } {
+  const env = new Tau2Environment(domain, db);
+  const mismatches: { call: ToolCall; recorded: unknown; replayed: unknown }[] = [];
+  const results = new Map(messages.filter((m) => m.role === "tool").map((m) => [m.id, m]));
+  const parse = (s: string | null) => {
+    try {
+      return JSON.parse(s ?? "");
+    } catch {
+      return s;
+    }
+  };
+  for (const m of messages) {
+    if (m.role === "tool" || !isToolCall(m)) continue;
+    for (const call of m.tool_calls!) {
+      const tool = env.tools.get(call.name);
+      if (!tool || tool.kind === "read" || tool.kind === "generic") continue;
+      const replayed = parse(env.getResponse({ ...call, requestor: call.requestor ?? (m.role === "user" ? "user" : "assistant") }).content);
+      const recorded = parse(results.get(call.id)?.content ?? null);
+      if (!sameValue(replayed, recorded)) mismatches.push({ call, recorded, replayed });
+    }
+  }
+  return { env, mismatches };
+}
