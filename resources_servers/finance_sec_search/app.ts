@@ -481,7 +481,8 @@ const financeSecSearch = resourcesServer({
         } catch (error) {
           return { results: pythonJsonDumps({ error: (error as Error).message }) };
         }
-        const query: Record<string, string | number | null> = { op: "search", query: body.search_query, search_depth: "fast", end_date: endDate ?? null, max_results: Math.min(body.number_of_results || 10, 20), chunks_per_source: 1, ...extra };
+        // tavily-python leaves unset (None) parameters out of its request body.
+        const query: Record<string, string | number> = { op: "search", query: body.search_query, search_depth: "fast", ...(endDate ? { end_date: endDate } : {}), max_results: Math.min(body.number_of_results || 10, 20), chunks_per_source: 1, ...extra };
         const raw = await tavily.search(query, { signal });
         return { results: pythonJsonDumps(raw.results ?? []) };
       },

@@ -143,10 +143,14 @@ describe("verify", () => {
 describe("SEC.gov live (a loopback fake)", () => {
   const TICKERS = { "0": { cik_str: 1234567, ticker: "ACME", title: "Acme Widgets Inc." } };
   async function fakeSec(handler: (path: string, response: ServerResponse, call: number) => void) {
-    const calls: { path: string; agent: string | undefined }[] = [];
+    const calls: { path: string; agent: string | undefined; auth: string | undefined; body: string }[] = [];
     const server = createServer((request, response) => {
-      calls.push({ path: request.url ?? "", agent: request.headers["user-agent"] });
-      handler(request.url ?? "", response, calls.length);
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        calls.push({ path: request.url ?? "", agent: request.headers["user-agent"], auth: request.headers.authorization, body });
+        handler(request.url ?? "", response, calls.length);
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     after(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -168,6 +172,15 @@ describe("SEC.gov live (a loopback fake)", () => {
     assert.equal(JSON.parse(answer.json<{ results: string }>().results)[0].filing_url, "https://www.sec.gov/Archives/edgar/data/1234567/000123456725000001/a.htm");
     assert.deepEqual(fake.calls.map((c) => c.path), ["/files/company_tickers.json", "/submissions/CIK0001234567.json", "/submissions/CIK0001234567.json"]);
     assert.ok(fake.calls.every((c) => c.agent === "Tester/1.0 (t@example.com)"));
+  });
+  test("live web_search posts tavily-python's body (no end_date when unset; max_end_date fills it) with the key as Bearer", async () => {
+    const fake = await fakeSec((path, res) => res.end(JSON.stringify(path === "/search" ? { results: [{ url: "u", score: 0.5 }] } : TICKERS)));
+    const server = await live(fake.base, { tavily_api_key: "tvly-k", search_base_url: fake.base });
+    assert.equal((await server.post("/web_search", { search_query: "q", number_of_results: 30 })).status, 422);
+    assert.equal((await server.post("/web_search", { search_query: "q", start_date: "2024-01-01" })).json<{ results: string }>().results, '[{"url": "u", "score": 0.5}]');
+    const search = fake.calls.filter((c) => c.path === "/search");
+    assert.deepEqual(JSON.parse(search[0]!.body), { query: "q", search_depth: "fast", max_results: 10, chunks_per_source: 1, start_date: "2024-01-01" });
+    assert.equal(search[0]!.auth, "Bearer tvly-k");
   });
   test("with neither tavily_api_key nor a fixture, web_search says it is unavailable", async () => {
     const fake = await fakeSec((_path, res) => res.end(JSON.stringify(TICKERS)));

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { z } from "zod";
 import { responsesApiModel } from "../../../src/server/index.ts";
-import { http, readRows, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
+import { http, readRows, serverDefinition, startServers, type InProcessGraph } from "../../../src/testing/index.ts";
 import financeAgent, { toolErrorMessage, truncateOldestExchange } from "../app.ts";
-import finance from "../../../resources_servers/finance_sec_search/app.ts";
+const finance = await serverDefinition("resources_servers/finance_sec_search");
 
 type Item = Record<string, unknown>;
 const turns: { output: Item[]; incomplete_details?: unknown }[] = [];
