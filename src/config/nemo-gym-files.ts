@@ -44,6 +44,8 @@ export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Obj
   "resources_servers/jailbreak_detection/util.py": "a27ba54ca8d48852103702ea491373e914996c95e90710d2b0b8c2448d193a26",
   "resources_servers/omniscience/prompts/judge.yaml": "311c06a8f6a29cc49b0be44c6f6fad98b867f93126ea6bdd99f865968e02a3e8",
   "resources_servers/over_refusal_detection/app.py": "31cbe243b5385acd798a11965d6b7b3c2a08b5949d47f4d7d51101d1739fdbe5",
+  "resources_servers/finance_sec_search/prompt_templates/finance_sec_search_judge.yaml": "db944b65f8b50624f8ebfcfb6ff5e38a2f8a4abe07341042a222294016d58066",
+  "resources_servers/finance_sec_search/prompt_templates/finance_sec_search_retrieval.yaml": "d139f5d2209d39fd869d83f700d6683efae1e9efb5ac4511fdefd1e5194810d6",
   "resources_servers/over_refusal_detection/configs/over_refusal_detection.yaml": "06f2daf57ae2e4b3d67e81e98df31f7719a5d4d5df70ccbbe53fdee40d8e13ec",
   "resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml": "ec9e1d2463955d73c72bbab98b347df2ffa6113b249bee7cfd9b6d2c4845f35e",
   "resources_servers/over_refusal_detection/util.py": "8d58330dd3a8ff746a80948300cf12ba1e5518cbfbbfa40dbbdbb49ea48b5eb0",
