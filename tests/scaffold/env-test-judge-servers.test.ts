@@ -35,10 +35,11 @@ const JUDGE_SERVERS = [
 
 /**
  * Judged elsewhere: their judge prompt is a pinned file fetched on first use (NewtonBench's text; NeMo Gym's
- * judge_prompt.py), which `gym env test` on a machine without the network cannot read, so their env test covers the
- * unjudged checks and their own tests drive the judged path with a local prompt and a scripted judge.
+ * judge_prompt.py and finance_sec_search's prompt YAMLs), which `gym env test` on a machine without the network cannot
+ * read, so their env test covers the unjudged checks and their own tests drive the judged path with a local prompt
+ * and a scripted judge.
  */
-const JUDGED_IN_THEIR_OWN_TESTS = ["newton_bench", "tavily_search"];
+const JUDGED_IN_THEIR_OWN_TESTS = ["finance_sec_search", "newton_bench", "tavily_search"];
 
 test("every environment whose configs name a judge_model_server is in the list", () => {
   const named = readdirSync(join(PROJECT_ROOT, "resources_servers")).filter((name) => {
