@@ -18,7 +18,7 @@ import { parse as parseYaml } from "yaml";
 import { askJudge, JudgeError, judgeEndpoint, readServerPromptFile, resourcesServer, tool, type NemoGymText } from "../../src/server/index.ts";
 import { ServerConfigError as UserError } from "../../src/server/config-error.ts";
 import { pythonJsonDumps, pythonJsonDumpsTyped } from "../../src/python/json-dumps.ts";
-import { ProviderSearchBackend, searchBackendFromConfig, type SearchBackend, type SearchBackendConfig, type SearchQuery } from "../../src/client/search-backend.ts";
+import { ProviderSearchBackend, searchBackendFromConfig, type SearchBackend, type SearchBackendConfig, type SearchQuery, searchBackendConfigShape } from "../../src/client/search-backend.ts";
 import { HttpClient } from "../../src/client/http-client.ts";
 import { parseHtmlToText } from "./html.ts";
 import { TOOL_DEFINITIONS as T } from "./tool-schemas.ts";
@@ -65,16 +65,7 @@ const Config = z.looseObject({
   judge_retry_backoff_s: z.number().nonnegative().default(1),
   /** SEC.gov's origin (tests point it at loopback): `https://www.sec.gov/<path>` and `https://data.sec.gov/<path>` go to `<sec_base_url>/<path>`. */
   sec_base_url: z.string().nullish(),
-  search_fixture_path: z.string().nullish(),
-  search_cache_path: z.string().nullish(),
-  search_cache: z.boolean().nullish(),
-  search_requests_per_second: z.number().nullish(),
-  search_max_retries: z.number().int().nullish(),
-  search_retry_backoff_s: z.number().nullish(),
-  search_connect_timeout_s: z.number().nullish(),
-  search_attempt_timeout_s: z.number().nullish(),
-  search_deadline_s: z.number().nullish(),
-  search_base_url: z.string().nullish(),
+  ...searchBackendConfigShape,
 });
 type Config = z.output<typeof Config>;
 
