@@ -235,7 +235,7 @@ test("one full rollout through scripted_model: calculator, then submit_answer, r
   };
   const replayed = await replayGraph([recording], PROBLEMS);
   try {
-    const answer = await replayed.client.post("gsm8k_aviary_agent", "/run", { json: readRows(join(import.meta.dirname, "../../../resources_servers/aviary/data/example.jsonl"))[0] });
+    const answer = await replayed.client.post("gsm8k_aviary_agent", "/run", { json: { ...readRows(join(import.meta.dirname, "../../../resources_servers/aviary/data/example.jsonl"))[0], task_idx: 0 } });
     assert.equal(answer.status, 200, answer.text);
     const body = answer.json<Item>();
     assert.equal(body.reward, 1);
