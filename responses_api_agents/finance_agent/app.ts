@@ -16,7 +16,7 @@ import type { FunctionCall, NeMoGymResponse, ResponseInputItem, Usage } from "..
 import { innerCall, raiseForStatus, toolOutputText } from "../../src/client/index.ts";
 import { pathSegment } from "../../src/client/path-segment.ts";
 import { jsonLoads } from "../../src/python/json-value.ts";
-import { alwaysVerifiesKeys, callModel, pythonJsonDumps, responsesApiAgent, rolloutPathPrefix, seededOwnResponses, verifyRollout, withListInput } from "../../src/server/index.ts";
+import { addUsage, alwaysVerifiesKeys, callModel, pythonJsonDumps, responsesApiAgent, rolloutPathPrefix, functionCallOutput, seededOwnResponses, verifyRollout, withListInput } from "../../src/server/index.ts";
 
 const ServerRef = <T extends string>(type: T) => z.object({ type: z.literal(type), name: z.string() });
 
@@ -103,20 +103,7 @@ const abortingErrorType = (config: FinanceAgentConfig, toolOutput: string): stri
   return error === undefined ? undefined : config.abort_on_tool_error_types.find((name) => error.startsWith(`${name}:`));
 };
 
-function addUsage(total: Usage | null, next: Usage | null | undefined): Usage | null {
-  if (!next) return total;
-  if (!total) return structuredClone(next);
-  return {
-    ...total,
-    input_tokens: total.input_tokens + next.input_tokens,
-    output_tokens: total.output_tokens + next.output_tokens,
-    total_tokens: total.total_tokens + next.total_tokens,
-    input_tokens_details: { ...total.input_tokens_details, cached_tokens: 0 },
-    output_tokens_details: { ...total.output_tokens_details, reasoning_tokens: 0 },
-  };
-}
 
-const functionCallOutput = (callId: string, output: string) => ({ call_id: callId, output, type: "function_call_output", id: null, status: null });
 
 class ToolTimeout extends Error {}
 const withTimeout = async <T>(seconds: number | null | undefined, signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {

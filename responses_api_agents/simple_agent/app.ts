@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ResponseCreateParamsSchema, type FunctionCall, type NeMoGymResponse, type ResponseInputItem, type Usage } from "../../src/protocol/index.ts";
 import { innerCall, raiseForStatus, toolOutputText } from "../../src/client/index.ts";
 import { pathSegment } from "../../src/client/path-segment.ts";
-import { callModel, pythonJsonDumps, responsesApiAgent, rolloutPathPrefix, seededOwnResponses, verifyRollout, withListInput } from "../../src/server/index.ts";
+import { addUsage, callModel, pythonJsonDumps, responsesApiAgent, rolloutPathPrefix, functionCallOutput, seededOwnResponses, verifyRollout, withListInput } from "../../src/server/index.ts";
 import { PyException, PyJsonDecodeError } from "../../src/python/exception.ts";
 import { jsonLoads, jsonTypeName } from "../../src/python/json-value.ts";
 
@@ -23,22 +23,7 @@ const SimpleAgentConfig = z.looseObject({
   skip_verification_reward: z.number().default(0),
 });
 
-/** The first usage is kept as is; later ones add their token counts and zero the details (NeMo Gym's rule). */
-function addUsage(total: Usage | null, next: Usage | null | undefined): Usage | null {
-  if (!next) return total;
-  if (!total) return structuredClone(next);
-  return {
-    ...total,
-    input_tokens: total.input_tokens + next.input_tokens,
-    output_tokens: total.output_tokens + next.output_tokens,
-    total_tokens: total.total_tokens + next.total_tokens,
-    input_tokens_details: { ...total.input_tokens_details, cached_tokens: 0 },
-    output_tokens_details: { ...total.output_tokens_details, reasoning_tokens: 0 },
-  };
-}
 
-/** NeMo Gym's FunctionCallOutput as it serializes (id and status unset). */
-const functionCallOutput = (callId: string, output: string) => ({ call_id: callId, output, type: "function_call_output", id: null, status: null });
 
 /** `json.loads(arguments)`: Python's reader, and its TypeError for arguments that are not a str. */
 function loadArguments(text: unknown): unknown {

@@ -4,7 +4,7 @@
 // verifies; its /v1/responses calls the model. Each takes only the servers' own answers
 // (src/client/inner-answer.ts): anything else ends the attempt as a typed failure, never a score.
 import type { HttpResponse } from "../client/http-client.ts";
-import { ResponseSchema, type NeMoGymResponse } from "../protocol/index.ts";
+import { ResponseSchema, type NeMoGymResponse, type Usage } from "../protocol/index.ts";
 import { innerCall, requireOwnSuccess, requireSessionCookie, requireVerifyResponse } from "../client/inner-answer.ts";
 import { rolloutIdForRow, rolloutPathPrefix } from "./agent-server.ts";
 import type { ServerContext } from "./definition.ts";
@@ -72,3 +72,20 @@ export async function seededOwnResponses(graph: AgentGraph, resources: string, c
   const sessionCookies = await seedSession(graph, resources, call);
   return callOwnResponses(graph, ownResponsesPath(call.row, graph), { json: call.row.responses_create_params, cookies: sessionCookies, signal: call.signal });
 }
+
+/** simple_agent's usage rule (NeMo Gym's): the first usage is kept as is; later ones add their token counts and zero the details. */
+export function addUsage(total: Usage | null, next: Usage | null | undefined): Usage | null {
+  if (!next) return total;
+  if (!total) return structuredClone(next);
+  return {
+    ...total,
+    input_tokens: total.input_tokens + next.input_tokens,
+    output_tokens: total.output_tokens + next.output_tokens,
+    total_tokens: total.total_tokens + next.total_tokens,
+    input_tokens_details: { ...total.input_tokens_details, cached_tokens: 0 },
+    output_tokens_details: { ...total.output_tokens_details, reasoning_tokens: 0 },
+  };
+}
+
+/** NeMo Gym's FunctionCallOutput as it serializes (id and status unset). */
+export const functionCallOutput = (callId: string, output: string) => ({ call_id: callId, output, type: "function_call_output", id: null, status: null });
