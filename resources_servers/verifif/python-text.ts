@@ -1,7 +1,10 @@
 // Python str and Fraction behaviour the English validators lean on, beyond src/python: `isdigit`, `isalnum`,
 // `istitle`, `count`, `re.escape`, comparisons that raise Python's TypeError, and `fractions.Fraction` from a string.
 import { isAlpha, isLower, isUpper } from "../../src/python/str.ts";
-import { PyException, ValueError, ZeroDivisionError } from "../../src/python/exception.ts";
+import { KeyError, PyException, ValueError, ZeroDivisionError } from "../../src/python/exception.ts";
+import { compilePythonRegex, type PythonPattern } from "../../src/python/re/index.ts";
+import { pythonStringRepr } from "../../src/python/repr.ts";
+import { fromJsonValue, pythonRepr } from "../../src/python/values.ts";
 import { floatRepr } from "../../src/python/float.ts";
 
 export const STRING_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
@@ -158,4 +161,27 @@ export function pyCompare(a: unknown, op: "<" | "<=" | ">" | ">=", b: unknown): 
     case ">=":
       return x >= y;
   }
+}
+
+const patterns = new Map<string, PythonPattern>();
+/** A Python regex, compiled once per pattern and flags. */
+export function cachedPythonRegex(pattern: string, flags: { multiline?: boolean; ignoreCase?: boolean; dotAll?: boolean } = {}): PythonPattern {
+  const key = `${pattern}\u0000${flags.multiline ? "m" : ""}${flags.ignoreCase ? "i" : ""}${flags.dotAll ? "s" : ""}`;
+  let compiled = patterns.get(key);
+  if (!compiled) patterns.set(key, (compiled = compilePythonRegex(pattern, flags)));
+  return compiled;
+}
+
+/** `kwargs[name]`: a missing one is Python's KeyError, whose str() is the key's repr. */
+export function arg(kwargs: Record<string, unknown>, name: string): unknown {
+  if (!(name in kwargs)) throw new KeyError(pythonStringRepr(name));
+  return kwargs[name];
+}
+
+/** `str(value)` inside an f-string. */
+export function fstr(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
+  if (value instanceof Fraction) return value.toString();
+  return pythonRepr(fromJsonValue(value));
 }

@@ -2,43 +2,20 @@
 // id, with Python's string, regex (src/python/re) and Fraction semantics, and its messages word for word: the
 // messages are part of the verify response (`validation_results`). A validator that raises inside is caught as
 // "Validation error: <str(e)>", as there.
-import { compilePythonRegex, type PythonPattern } from "../../src/python/re/index.ts";
 import { pythonJsonLoads } from "../../src/python/json.ts";
-import { IndexError, KeyError, PyException, ValueError, ZeroDivisionError } from "../../src/python/exception.ts";
+import { IndexError, PyException, ValueError, ZeroDivisionError } from "../../src/python/exception.ts";
 import { floatRepr } from "../../src/python/float.ts";
 import { pythonStringRepr } from "../../src/python/repr.ts";
 import { fromJsonValue, pythonRepr } from "../../src/python/values.ts";
 import { isAlpha, isLower, isUpper, pythonLen, pythonLstrip, pythonRstrip, pythonStrip, reversed, splitLines, splitWhitespace } from "../../src/python/str.ts";
 import {
-  Fraction, PyTypeError, STRING_PUNCTUATION, compareRatios, fixed2, isAlnum, isDigit, isTitle, parseFraction, pyCompare, pyTypeName, pythonCount, pythonReEscape, ratioStr, type Ratio,
+  Fraction, PyTypeError, arg, cachedPythonRegex as re, fstr, STRING_PUNCTUATION, compareRatios, fixed2, isAlnum, isDigit, isTitle, parseFraction, pyCompare, pyTypeName, pythonCount, pythonReEscape, ratioStr, type Ratio,
 } from "./python-text.ts";
 
 /** A validator's verdict and message; `notATuple` is a branch that returns a bare False (the caller cannot unpack it). */
 export type ValidatorOutcome = [boolean, string] | { notATuple: true };
 
 type Kwargs = Record<string, unknown>;
-
-const patterns = new Map<string, PythonPattern>();
-function re(pattern: string, flags: { multiline?: boolean; ignoreCase?: boolean; dotAll?: boolean } = {}): PythonPattern {
-  const key = `${pattern}\u0000${flags.multiline ? "m" : ""}${flags.ignoreCase ? "i" : ""}${flags.dotAll ? "s" : ""}`;
-  let compiled = patterns.get(key);
-  if (!compiled) patterns.set(key, (compiled = compilePythonRegex(pattern, flags)));
-  return compiled;
-}
-
-/** `kwargs[name]`: a missing one is Python's KeyError, whose str() is the key's repr. */
-function arg(kwargs: Kwargs, name: string): unknown {
-  if (!(name in kwargs)) throw new KeyError(pythonStringRepr(name));
-  return kwargs[name];
-}
-
-/** `str(value)` inside an f-string. */
-function fstr(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
-  if (value instanceof Fraction) return value.toString();
-  return pythonRepr(fromJsonValue(value));
-}
 
 /** Python's `.strip()` and friends on a kwarg: an AttributeError when it is not a str. */
 function asStr(value: unknown, method: string): string {

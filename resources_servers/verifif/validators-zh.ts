@@ -3,13 +3,9 @@
 // word. The ids it hands to the generic, strategy-based validator (validate_instruction_generic: json_format and the
 // rest) are not ported: `zhDelegatesToGeneric` names them, and verify answers 501 for a row that has one. An
 // exception inside is reported as NeMo Gym's app reports it: "Validator error: <str(e)>".
-import { compilePythonRegex, type PythonPattern } from "../../src/python/re/index.ts";
-import { KeyError, PyException, ValueError } from "../../src/python/exception.ts";
-import { floatRepr } from "../../src/python/float.ts";
-import { pythonStringRepr } from "../../src/python/repr.ts";
-import { fromJsonValue, pythonRepr } from "../../src/python/values.ts";
+import { PyException, ValueError } from "../../src/python/exception.ts";
 import { pythonLen, pythonRstrip, pythonStrip, splitLines } from "../../src/python/str.ts";
-import { PyTypeError, pyCompare, pyTypeName, pythonCount, pythonReEscape } from "./python-text.ts";
+import { PyTypeError, arg, cachedPythonRegex as re, fstr, pyCompare, pyTypeName, pythonCount, pythonReEscape } from "./python-text.ts";
 import { EXPECTED_ARGUMENTS } from "./instructions.ts";
 import type { ValidatorOutcome } from "./validators-en.ts";
 
@@ -38,26 +34,6 @@ const OWN = new Set([
 /** True when zh/validator.py passes this (known) id on to validate_instruction_generic, which is not ported. */
 export const zhDelegatesToGeneric = (instType: string): boolean => Object.hasOwn(EXPECTED_ARGUMENTS, instType) && !OWN.has(instType);
 
-const patterns = new Map<string, PythonPattern>();
-function re(pattern: string, flags: { multiline?: boolean } = {}): PythonPattern {
-  const key = `${pattern}\u0000${flags.multiline ? "m" : ""}`;
-  let compiled = patterns.get(key);
-  if (!compiled) patterns.set(key, (compiled = compilePythonRegex(pattern, flags)));
-  return compiled;
-}
-
-/** `kwargs[name]`: a missing one is Python's KeyError, whose str() is the key's repr. */
-function arg(kwargs: Kwargs, name: string): unknown {
-  if (!(name in kwargs)) throw new KeyError(pythonStringRepr(name));
-  return kwargs[name];
-}
-
-/** `str(value)` inside an f-string. */
-function fstr(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
-  return pythonRepr(fromJsonValue(value as never));
-}
 
 /** `value.strip()` on a kwarg: a non-string has no strip. */
 function strip(value: unknown): string {
