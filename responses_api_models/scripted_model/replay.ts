@@ -1,6 +1,7 @@
 // Replay policy: plays back the model turns of recorded rollouts (NeMo Gym rollout JSONL). A request is
 // matched by its prompt; the items the agent already sent back tell how far into the recording we are, and
-// the next model turn is the recorded items up to the next tool output.
+// the next model turn is the recorded items up to the next item the environment produced: a tool output, or
+// (in a Gymnasium-style rollout, where gymnasium_agent appends each observation as a user message) a user message.
 import { readJsonl } from "../../src/rollouts/jsonl.ts";
 import { isMessage, messageKey, type Item } from "./conversation.ts";
 
@@ -35,6 +36,11 @@ function sameModelItem(recorded: Item, sent: Item): boolean {
   if (recorded.type === "function_call_output") return recorded.call_id === sent.call_id;
   if (recorded.type === "message") return (recorded.role ?? "assistant") === sent.role;
   return true;
+}
+
+/** An item the agent appended from the environment, not from the model: where a recorded model turn ends. */
+function isEnvironmentItem(item: Item): boolean {
+  return item.type === "function_call_output" || (isMessage(item) && item.role === "user");
 }
 
 export class ReplayLibrary {
@@ -83,8 +89,8 @@ export class ReplayLibrary {
         recording = matching[pick % matching.length]!;
       }
       let end = sent.length;
-      while (end < recording.output.length && recording.output[end]!.type !== "function_call_output") end++;
-      const isFinalTurn = recording.output.slice(end).every((item) => item.type === "function_call_output");
+      while (end < recording.output.length && !isEnvironmentItem(recording.output[end]!)) end++;
+      const isFinalTurn = recording.output.slice(end).every(isEnvironmentItem);
       return { items: recording.output.slice(sent.length, end), usage: isFinalTurn ? recording.usage : null, model: recording.model, isFinalTurn };
     }
     const firstUser = items.find((item) => isMessage(item) && item.role === "user");

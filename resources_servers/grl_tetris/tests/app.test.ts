@@ -6,6 +6,7 @@ import { PythonRandom } from "../../../src/python/random.ts";
 import { parseTetrisActions } from "../../../src/ports/grl/actions.ts";
 import { TETRIS_DEFAULT_ACTION_LOOKUP, TetrisEnv } from "../../../src/ports/grl/tetris-env.ts";
 import tetris, { formatTetrisObservation } from "../app.ts";
+import { recordedTurns, startupSeedFor } from "./recorded.ts";
 
 const ownRows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
 const nemoRows = sharedDataFile("grl_tetris/data/example.jsonl");
@@ -17,53 +18,6 @@ const tags = (...moves: string[]) => moves.map((move) => `<action>${move}</actio
 let env: InjectedServer;
 before(async () => (env = await injectServer(tetris, {}, { instanceName: "grl_tetris" })));
 after(() => env.close());
-
-interface RecordedTurn {
-  text: string;
-  observation?: string;
-}
-
-function recordedTurns(output: Array<{ role?: string; content?: unknown }>): RecordedTurn[] {
-  const turns: RecordedTurn[] = [];
-  for (const item of output) {
-    if (item.role === "assistant") turns.push({ text: (item.content as Array<{ text: string }>).map((part) => part.text).join("") });
-    else if (item.role === "user") turns.at(-1)!.observation = item.content as string;
-  }
-  return turns;
-}
-
-/**
- * The first start-up seed K (Python `random.seed(K)` for NeMo's process state) under which the env, as the server
- * drives it, deals the rollout's pieces: its initial board, every recorded board, its summed reward. NeMo's own
- * process state came from OS entropy and is not in the rollout; a wrong port finds no K.
- */
-function startupSeedFor(row: Record<string, unknown>, rollout: any, limit = 3000): number | undefined {
-  const initial = rollout.responses_create_params.input.at(-1).content;
-  const turns = recordedTurns(rollout.response.output);
-  for (let k = 0; k < limit; k++) {
-    const envK = new TetrisEnv({ boxType: row.box_type, initialRandom: new PythonRandom(k), processRandom: new PythonRandom(k) });
-    if (formatTetrisObservation(envK.reset(row.seed as number)) !== initial) continue;
-    let total = 0;
-    let consistent = true;
-    let done = false;
-    for (const turn of turns) {
-      let board = "";
-      for (const id of parseTetrisActions(turn.text, TETRIS_DEFAULT_ACTION_LOOKUP)) {
-        const result = envK.step(id);
-        total += result.reward;
-        board = result.observation;
-        if ((done = result.done)) break;
-      }
-      if (done) break;
-      if (turn.observation !== formatTetrisObservation(board)) {
-        consistent = false;
-        break;
-      }
-    }
-    if (consistent && done === rollout.terminated && total === rollout.reward) return k;
-  }
-  return undefined;
-}
 
 test("NeMo Gym's recorded rollouts: under a recovered start-up state, the same initial boards and every turn replayed to the same boards, rewards and info", { skip: nemoRollouts.skip || nemoRows.skip }, async (t) => {
   const rows = readRows(nemoRows.path!);

@@ -54,13 +54,19 @@ const HISTORY_PROMPT = [
   { role: "user", content: "and doubled?" },
 ];
 
+// A Gymnasium-style rollout: gymnasium_agent appends each observation as a user message, no tool calls.
+const GAME_PROMPT = [{ role: "user", content: "play the game" }];
+const observation = (text: string) => ({ role: "user", content: text, type: "message" });
+const GAME_OUTPUT: Item[] = [message("msg_g1", "<action>Left</action>"), observation("board 1"), message("msg_g2", "<action>Down</action><action>Down</action>"), observation("board 2"), message("msg_g3", "<action>Right</action>")];
+const GAME_USAGE = usage(50, 0, 9, 0);
+
 const dir = mkdtempSync(join(tmpdir(), "scripted-replay-"));
 const fileA = join(dir, "a.jsonl");
 const fileB = join(dir, "b.jsonl");
 writeFileSync(fileA, [rollout(COUNTER_PROMPT, COUNTER_OUTPUT, COUNTER_USAGE), rollout(COLOUR_PROMPT, RED, usage(10, 0, 3, 0))].map((r) => JSON.stringify(r)).join("\n") + "\n\n");
 writeFileSync(
   fileB,
-  [rollout(COLOUR_PROMPT, BLUE, usage(10, 0, 4, 0)), rollout("hello there", GREETING, usage(5, 0, 2, 0)), rollout(HISTORY_PROMPT, [message("msg_h", "8")], usage(20, 0, 1, 0))]
+  [rollout(COLOUR_PROMPT, BLUE, usage(10, 0, 4, 0)), rollout("hello there", GREETING, usage(5, 0, 2, 0)), rollout(GAME_PROMPT, GAME_OUTPUT, GAME_USAGE), rollout(HISTORY_PROMPT, [message("msg_h", "8")], usage(20, 0, 1, 0))]
     .map((r) => JSON.stringify(r))
     .join("\r\n"),
 );
@@ -120,6 +126,15 @@ test("several recordings of one prompt are dealt round-robin on the first turn; 
     const next = await respond({ input: [...COLOUR_PROMPT, recording[0], toolOutput(recording[0]!.call_id as string, "whatever")] });
     assert.deepEqual(next.json<any>().output, [recording[2]]);
   }
+});
+
+test("a Gymnasium-style recording ends each model turn at the next observation (a user message), whose text is ours to differ", async () => {
+  const first = (await respond({ input: GAME_PROMPT })).json<any>();
+  assert.deepEqual([first.output, first.usage], [[GAME_OUTPUT[0]], null]);
+  const second = (await respond({ input: [...GAME_PROMPT, GAME_OUTPUT[0], observation("our board 1")] })).json<any>();
+  assert.deepEqual([second.output, second.usage], [[GAME_OUTPUT[2]], null]);
+  const last = (await respond({ input: [...GAME_PROMPT, ...GAME_OUTPUT.slice(0, 3), observation("our board 2")] })).json<any>();
+  assert.deepEqual([last.output, last.usage], [[GAME_OUTPUT[4]], GAME_USAGE]);
 });
 
 test("a string prompt matches the same text sent as a string, as a message, or as input_text parts", async () => {
