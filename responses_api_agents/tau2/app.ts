@@ -11,8 +11,10 @@ import { PROJECT_ROOT } from "../../src/config/index.ts";
 import { HttpError } from "../../src/protocol/errors.ts";
 import { airline } from "../../src/ports/tau2/airline.ts";
 import { retail } from "../../src/ports/tau2/retail.ts";
+import { telecom, telecomWorkflow } from "../../src/ports/tau2/telecom.ts";
 import { readTau2File } from "../../src/ports/tau2/data.ts";
-import type { Tau2Domain } from "../../src/ports/tau2/domain.ts";
+import { markIntegerLiterals, type Tau2Domain } from "../../src/ports/tau2/domain.ts";
+import { pythonJsonLoads } from "../../src/python/json.ts";
 import { evaluateSimulation, type Generate, runSimulation, type Tau2Task } from "../../src/ports/tau2/simulation.ts";
 import { responseItems } from "../../src/ports/tau2/response.ts";
 import { compute as computeTau2Metrics } from "../../src/ports/tau2/metrics.ts";
@@ -38,10 +40,18 @@ const Tau2Config = z.looseObject({
 });
 type Config = z.output<typeof Tau2Config>;
 
-const DOMAINS: Record<string, Tau2Domain> = { airline, retail };
-const KNOWN_DOMAINS = ["airline", "retail", "telecom", "mock", "banking_knowledge"];
+const DOMAINS: Record<string, Tau2Domain> = { airline, retail, telecom, "telecom-workflow": telecomWorkflow };
+const KNOWN_DOMAINS = ["airline", "retail", "telecom", "telecom-workflow", "mock", "banking_knowledge"];
 
 // Tau2RunRequest: the fields NeMo pins to one value are checked, the rest carried through.
+/** Marks which top-level arguments the model wrote as JSON integers (Python prints an int and a float apart). */
+function markIntegerLiteralArguments(args: unknown, text: string): void {
+  if (!args || typeof args !== "object" || Array.isArray(args)) return;
+  const parsed = pythonJsonLoads(text);
+  if (!(parsed instanceof Map)) return;
+  markIntegerLiterals(args as Record<string, unknown>, [...parsed].filter(([, v]) => typeof v === "bigint").map(([k]) => k));
+}
+
 const RunRow = z.looseObject({
   config: z.looseObject({
     domain: z.string(),
@@ -99,7 +109,7 @@ export default responsesApiAgent<Config>({
     const row = parseRow(rawRow);
     const domainName = row.config.domain;
     const domain = DOMAINS[domainName];
-    if (!domain) throw new HttpError(501, KNOWN_DOMAINS.includes(domainName) ? `τ²-bench domain ${domainName} is not ported (airline and retail are)` : `config.domain: unknown τ²-bench domain ${domainName}`);
+    if (!domain) throw new HttpError(501, KNOWN_DOMAINS.includes(domainName) ? `τ²-bench domain ${domainName} is not ported (airline, retail, telecom and telecom-workflow are)` : `config.domain: unknown τ²-bench domain ${domainName}`);
     if (row.config.agent !== "llm_agent" || row.config.user !== "user_simulator") throw new HttpError(501, `config.agent ${row.config.agent} / config.user ${row.config.user}: only llm_agent with user_simulator is ported`);
     if (row.config.enforce_communication_protocol) throw new HttpError(501, "config.enforce_communication_protocol: true is not ported");
     if (row.config.timeout != null) throw new HttpError(501, "config.timeout: a wall-clock limit is not ported");
@@ -123,6 +133,7 @@ export default responsesApiAgent<Config>({
           let args;
           try {
             args = JSON.parse(c.function.arguments);
+            markIntegerLiteralArguments(args, c.function.arguments);
           } catch {
             // τ²-bench's json.loads raises here and the task fails: a model fault, not a score.
             throw new InfrastructureFailure("invalid_inner_answer", `${server}: a tool call's arguments are not JSON: ${String(c.function?.arguments).slice(0, 200)}`);
@@ -134,18 +145,24 @@ export default responsesApiAgent<Config>({
       return { content: message.content ?? null, tool_calls: toolCalls, usage, raw_data: completion };
     };
 
-    const [dbText, policies, guidelines] = await Promise.all([
+    // The user simulator's guidelines are the tools variant when the user has tools (get_global_user_sim_guidelines).
+    const guidelinesPath = domain.user ? "data/tau2/user_simulator/simulation_guidelines_tools.md" : "data/tau2/user_simulator/simulation_guidelines.md";
+    const [dbText, userDbText, policyTexts, guidelines] = await Promise.all([
       readTau2File(config.data_dir, domain.dbPath),
+      domain.user ? readTau2File(config.data_dir, domain.user.dbPath) : null,
       Promise.all(domain.policyPaths.map((p) => readTau2File(config.data_dir, p))),
-      readTau2File(config.data_dir, "data/tau2/user_simulator/simulation_guidelines.md"),
+      readTau2File(config.data_dir, guidelinesPath),
     ]);
-    const freshDb = () => JSON.parse(dbText);
+    const loadDb = domain.loadDb ?? ((text: string) => JSON.parse(text));
+    const fresh = () => ({ db: loadDb(dbText), userDb: domain.user && userDbText !== null ? domain.user.loadDb(userDbText) : null });
+    const policy = domain.joinPolicies ? domain.joinPolicies(policyTexts) : policyTexts.join("\n");
     const task = row.task as unknown as Tau2Task;
     const start = Date.now();
     const startTime = new Date(start).toISOString();
-    const sim = await runSimulation({ domain, db: freshDb(), policy: policies.join("\n"), userGuidelines: guidelines, task, maxSteps: config.max_steps, maxErrors: row.config.max_errors, maxAgentSteps: config.max_agent_steps, turnsRemainingInterval: config.turns_remaining_interval, generate });
+    const world = fresh();
+    const sim = await runSimulation({ domain, db: world.db, userDb: world.userDb, policy, userGuidelines: guidelines, task, maxSteps: config.max_steps, maxErrors: row.config.max_errors, maxAgentSteps: config.max_agent_steps, turnsRemainingInterval: config.turns_remaining_interval, generate });
     const duration = (Date.now() - start) / 1000;
-    const rewardInfo = evaluateSimulation(sim, task, row.evaluation_type, freshDb);
+    const rewardInfo = evaluateSimulation(sim, task, row.evaluation_type, fresh);
 
     const result = {
       id: `tau2-${domainName}-${task.id}-${start}`,
@@ -163,7 +180,7 @@ export default responsesApiAgent<Config>({
       max_agent_steps: sim.maxAgentSteps,
       seed: row.seed,
       mode: "half_duplex",
-      policy: policies.join("\n"),
+      policy,
     };
 
     const { input, output } = responseItems(sim.messages, sim.agentMessages);

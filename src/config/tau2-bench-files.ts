@@ -20,6 +20,11 @@ export const TAU2_BENCH_FILES: Readonly<Record<string, { gitBlob: string; sha256
   "data/tau2/user_simulator/simulation_guidelines_tools.md": { gitBlob: "a7235b1ddf8d0d1e2edc9b1708916f37b0aac045", sha256: "cbf3d8a4d8642fd04e559862f1afef55d7dd4e6a7e727ca49e239023c599de0c" },
   "data/tau2/domains/retail/db.json": { gitBlob: "4d67b03b2d39ade5a7ab6facb2edd7ab3e013d48", sha256: "413a65160adbdb5fde0ffc0015c49b6d70250b10c18128de169b597af7766765" },
   "data/tau2/domains/retail/policy.md": { gitBlob: "d127e6b074654926f337d0d98b0e669ebe90d19e", sha256: "2c9652afbce57d6e087768d37cda64d31c53d50b3e3225cfdb791bac66466467" },
+  "data/tau2/domains/telecom/db.toml": { gitBlob: "6c8a639d85896a049a5daf87332107a840a55aac", sha256: "562d647ef9d7df8df91eafd8ee76036e707c8f9e32aaedc4a7fde06975aea2c0" },
+  "data/tau2/domains/telecom/user_db.toml": { gitBlob: "1def9a98eabf1d4a5fc95a67387ec294f56196d8", sha256: "4886107ea0c16f8e16d74bef91cfb557de61822afe9361f5a9b241806aea2e4c" },
+  "data/tau2/domains/telecom/main_policy.md": { gitBlob: "c55f5bd10c49a3d0b48f6e83a3168e6242fb2be7", sha256: "95943844a0cf11fdf0e2842b483b81d9f9338aa53235712ed131db075d086ed7" },
+  "data/tau2/domains/telecom/tech_support_manual.md": { gitBlob: "b64a9f1433bfb62bdaf9e5c1d90c10e833b26c17", sha256: "015a3ee49ec8c199c5e1a059c922081937b92cf3a5ea74fedbc4357816f389ba" },
+  "data/tau2/domains/telecom/tech_support_workflow.md": { gitBlob: "36104c70ea1caf5adfbbc8b26b61e29a1da72a7c", sha256: "64f3ccd13875d14f358b21b9af221dab09e0e7bf5690d0e4322fb91855a43a4d" },
 });
 
 export const tau2BenchRawBaseUrl = (env: NodeJS.ProcessEnv = process.env): string => (env[TAU2_BENCH_RAW_BASE_URL_ENV] || TAU2_BENCH_RAW_BASE_URL).replace(/\/+$/, "");

@@ -5,33 +5,14 @@ import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
-import { responsesApiModel } from "../../../src/server/index.ts";
 import { http, type InProcessGraph, serverDefinition, sharedDataFile, startServers } from "../../../src/testing/index.ts";
 import { compute } from "../../../src/ports/tau2/metrics.ts";
 import tau2Agent from "../app.ts";
+import { call, calls, say, scripted } from "./scripted.ts";
 
-type Item = Record<string, unknown>;
-type Turn = Item[] | "fail";
 const DATA_DIR = join(import.meta.dirname, "fixtures", "tau2_data");
 const exampleRow = JSON.parse(readFileSync(join(import.meta.dirname, "..", "data", "example.jsonl"), "utf8").trim());
 
-function scripted(name: string) {
-  const turns: Turn[] = [];
-  const requests: Record<string, any>[] = [];
-  const definition = responsesApiModel({
-    name,
-    config: z.looseObject({}),
-    async responses({ params, rawParams }) {
-      requests.push(structuredClone(rawParams) as Record<string, any>);
-      const turn = turns.shift();
-      if (turn === undefined) throw new Error(`${name}: no scripted turn left`);
-      if (turn === "fail") throw Object.assign(new Error("scripted outage"), { statusCode: 503 });
-      return { id: `resp_${requests.length}`, created_at: 1, model: name, object: "response", output: turn, parallel_tool_calls: true, tool_choice: "auto", tools: params.tools, usage: { input_tokens: 10 * requests.length, output_tokens: requests.length, total_tokens: 11 * requests.length, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } as any;
-    },
-  });
-  return { definition, turns, requests };
-}
 const policy = scripted("scripted-policy");
 // The project's scripted_model (loaded by its path, as a config names it) playing the user from rules.
 const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
@@ -40,11 +21,6 @@ const userRules = [
   { match: "How can I help you today", answer: "Hi, I'm Ada Park (ada_park_101). Please cancel reservation RES001." },
 ];
 const user = scripted("scripted-user");
-
-const say = (text: string): Item[] => [{ id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }];
-let callCount = 0;
-const call = (name: string, args: unknown): Item[] => [{ type: "function_call", call_id: `call_${++callCount}`, name, arguments: JSON.stringify(args), id: `fc_${callCount}`, status: "completed" }];
-const calls = (...cs: [string, unknown][]): Item[] => cs.flatMap(([n, a]) => call(n, a));
 
 let graph: InProcessGraph;
 const client = http();
@@ -285,9 +261,9 @@ test("the response: input holds the greeting and the first user turn, output the
 });
 
 test("a domain not ported is a 501 naming it", async () => {
-  const { status, body } = await run("agent", { ...exampleRow, config: { ...exampleRow.config, domain: "telecom" } });
+  const { status, body } = await run("agent", { ...exampleRow, config: { ...exampleRow.config, domain: "banking_knowledge" } });
   assert.equal(status, 501);
-  assert.match(JSON.stringify(body), /telecom is not ported/);
+  assert.match(JSON.stringify(body), /banking_knowledge is not ported \(airline, retail, telecom and telecom-workflow are\)/);
 });
 
 test("an NL_ASSERTION basis is a 501 naming the judge it needs (never a reward)", async () => {
@@ -369,25 +345,34 @@ test("NeMo Gym's example rollouts: the recorded rewards of the ported domains ar
   const { readTau2File } = await import("../../../src/ports/tau2/data.ts");
   const { airline } = await import("../../../src/ports/tau2/airline.ts");
   const { retail } = await import("../../../src/ports/tau2/retail.ts");
-  const { evaluateSimulation, replayTrajectory } = await import("../../../src/ports/tau2/simulation.ts");
-  const domains: Record<string, typeof airline> = { airline, retail };
+  const { telecom } = await import("../../../src/ports/tau2/telecom.ts");
+  const { evaluateSimulation, replayTrajectory, Tau2Environment } = await import("../../../src/ports/tau2/simulation.ts");
+  const domains: Record<string, typeof airline> = { airline, retail, telecom };
   const dataDir = join(import.meta.dirname, "..", "tau2_data");
   const rows = readFileSync(rollouts.path!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  let reproduced = 0;
   for (const r of rows) {
-    const domain = domains[r.config.domain];
-    if (!domain) continue;
-    let dbText: string;
+    const domain = domains[r.config.domain]!;
+    let texts: [string, string | null];
     try {
-      dbText = await readTau2File(dataDir, domain.dbPath);
+      texts = [await readTau2File(dataDir, domain.dbPath), domain.user ? await readTau2File(dataDir, domain.user.dbPath) : null];
     } catch (error) {
       t.diagnostic(`${r.config.domain} task ${r.task.id}: not re-scored, ${(error as Error).message.slice(0, 200)}`);
       continue;
     }
-    const { env, mismatches } = replayTrajectory(domain, JSON.parse(dbText), r.result.messages);
-    assert.deepEqual(mismatches, [], `${r.task.id}: a replayed call's output differs from the recorded one`);
-    const info = evaluateSimulation({ messages: r.result.messages, agentMessages: null, terminationReason: r.result.termination_reason, agentSteps: null, maxAgentSteps: null, stepCount: 0, numErrors: 0, env }, r.task, r.evaluation_type, () => JSON.parse(dbText));
+    const fresh = () => ({ db: (domain.loadDb ?? JSON.parse)(texts[0]), userDb: domain.user ? domain.user.loadDb(texts[1]!) : null });
+    // τ²-bench's strict set_state replay on the task's initial state: every mutating call's output must match the recorded one.
+    const world = fresh();
+    const env = new Tau2Environment(domain, world.db, world.userDb);
+    env.setInitialState(r.task.initial_state, r.task.id);
+    assert.deepEqual(replayTrajectory(env, r.result.messages), [], `${r.task.id}: a replayed call's output differs from the recorded one`);
+    const info = evaluateSimulation({ messages: r.result.messages, agentMessages: null, terminationReason: r.result.termination_reason, agentSteps: null, maxAgentSteps: null, stepCount: 0, numErrors: 0, env }, r.task, r.evaluation_type, fresh);
     assert.equal(info.reward, r.reward, `${r.config.domain} task ${r.task.id}`);
+    assert.deepEqual(info.env_assertions, r.result.reward_info.env_assertions, `${r.task.id}: the env assertion checks`);
+    assert.deepEqual(info.db_check, r.result.reward_info.db_check, `${r.task.id}: the DB check`);
+    reproduced++;
   }
+  t.diagnostic(`re-scored ${reproduced}/${rows.length} of NeMo Gym's tau2 rollouts to their recorded reward`);
 });
 
 test("NeMo Gym's example rollouts: the recorded responses items are rebuilt from the recorded messages", { skip: rollouts.skip || (!existsSync(rollouts.path!) && "no tau2/example_rollouts.jsonl in the shared data") }, async () => {

@@ -29,3 +29,12 @@ function asPlainJson(value: unknown): unknown {
 }
 
 export const dumpShaped = (value: unknown, shape: Shape): string => pythonJsonDumpsTyped(shaped(value, shape));
+
+/** A pydantic model instance inside a plain value a tool returns (a dict's "line": Line): dumped by its shape. */
+export class ModelValue {
+  constructor(
+    readonly value: unknown,
+    readonly shape: Shape,
+  ) {}
+}
+export const model = (value: unknown, shape: Shape) => new ModelValue(value, shape);

@@ -5,8 +5,10 @@
 import { InfrastructureFailure } from "../../client/inner-answer.ts";
 import { HttpError } from "../../protocol/errors.ts";
 import { pythonJsonDumps } from "../../python/json-dumps.ts";
-import type { Tau2Domain } from "./domain.ts";
-import { dumpShaped, type Shape } from "./model-dump.ts";
+import { floatRepr } from "../../python/float.ts";
+import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
+import type { Tau2Domain, Tau2Tool } from "./domain.ts";
+import { dumpShaped, ModelValue, shaped, type Shape } from "./model-dump.ts";
 
 export const STOP = "###STOP###";
 export const TRANSFER = "###TRANSFER###";
@@ -61,14 +63,30 @@ export type Generate = (who: "agent" | "user", messages: Record<string, unknown>
 export interface Tau2Task {
   id: string;
   user_scenario: { persona?: string | null; instructions: unknown };
-  initial_state?: unknown;
+  initial_state?: Tau2InitialState | null;
   evaluation_criteria?: {
     actions?: { action_id?: string; requestor?: "assistant" | "user"; name: string; arguments: Record<string, any>; info?: string | null; compare_args?: string[] | null }[] | null;
-    env_assertions?: unknown[] | null;
+    env_assertions?: EnvAssertion[] | null;
     communicate_info?: string[] | null;
     nl_assertions?: string[] | null;
     reward_basis: string[];
   } | null;
+}
+
+/** EnvFunctionCall: a method of the agent's ("assistant") or the user's toolkit, called by name. */
+export interface EnvFunctionCall {
+  env_type: "user" | "assistant";
+  func_name: string;
+  arguments: Record<string, any>;
+}
+export interface EnvAssertion extends EnvFunctionCall {
+  assert_value?: boolean;
+  message?: string | null;
+}
+export interface Tau2InitialState {
+  initialization_data?: { agent_data?: Record<string, any> | null; user_data?: Record<string, any> | null } | null;
+  initialization_actions?: EnvFunctionCall[] | null;
+  message_history?: unknown[] | null;
 }
 
 const indent = (text: string) => text.replace(/^(?=.)/gm, "\t");
@@ -89,12 +107,23 @@ export function scenarioText(scenario: Tau2Task["user_scenario"]): string {
   return lines.join("\n");
 }
 
-/** Environment.to_json_str: strings as they are, numbers/bools as Python's str(), everything else as json.dumps. */
-function toJsonStr(value: unknown, shape?: Shape): string {
+/** str() of a number a tool put in a plain dict or list (an integral one is a Python int there). */
+const numberStr = (x: number) => (Number.isInteger(x) ? String(x) : floatRepr(x));
+/** Environment.to_json_str's _process: models dumped, numbers and booleans turned into their str(), containers walked. */
+function processed(value: unknown): unknown {
+  if (value instanceof ModelValue) return shaped(value.value, value.shape);
+  if (value === null || value === undefined || typeof value === "string") return value ?? null;
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return numberStr(value);
+  if (Array.isArray(value)) return value.map(processed);
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, processed(v)]));
+  return String(value);
+}
+/** Environment.to_json_str: a string as it is; a model (the tool's output shape) as its dump; anything else processed, then json.dumps. */
+export function toJsonStr(value: unknown, shape?: Shape): string {
   if (typeof value === "string") return value;
   if (shape !== undefined && value !== null && typeof value === "object") return dumpShaped(value, shape);
-  if (typeof value === "number" || typeof value === "boolean") return typeof value === "boolean" ? (value ? "True" : "False") : String(value);
-  return pythonJsonDumps(value ?? null);
+  return pythonJsonDumpsTyped(processed(value));
 }
 
 /** A Python call `f(**kwargs)`: an unknown keyword or a missing required parameter is the TypeError Python raises. */
@@ -109,40 +138,113 @@ function checkCallArguments(qualname: string, schema: Record<string, any>, args:
   throw new TypeError(`${qualname} missing ${missing.length} required positional argument${missing.length === 1 ? "" : "s"}: ${list}`);
 }
 
+type Obj = Record<string, any>;
+
+/** τ²-bench's Environment: the agent's toolkit over the domain DB and, where the domain has one, the user's over the user DB. */
 export class Tau2Environment {
-  readonly tools: Map<string, Tau2Domain["tools"][number]>;
+  readonly tools: Map<string, Tau2Tool>;
+  readonly userTools: Map<string, Tau2Tool>;
   constructor(
     readonly domain: Tau2Domain,
-    readonly db: Record<string, any>,
+    public db: Obj,
+    public userDb: Obj | null = null,
   ) {
     this.tools = new Map(domain.tools.map((t) => [t.name, t]));
+    this.userTools = new Map((domain.user?.tools ?? []).map((t) => [t.name, t]));
+    if (domain.user && !userDb) throw new Error(`${domain.name}: an environment needs the user's DB`);
+    this.sync();
   }
-  /** make_tool_call: throws as the tool throws (an unknown tool too). Only the agent has tools in the domains ported. */
+  /** sync_tools (a no-op where the user has no tools). */
+  sync(): void {
+    if (this.domain.user) this.domain.user.sync(this.db, this.userDb!);
+  }
+  /** make_tool_call: throws as the tool throws (an unknown tool too); no sync. */
   makeToolCall(name: string, requestor: string, args: Record<string, any>): unknown {
-    if (requestor === "user") throw new Error("User tools not available");
+    if (requestor === "user") {
+      if (!this.domain.user) throw new Error("User tools not available");
+      const tool = this.userTools.get(name);
+      if (!tool) throw new Error(`Tool '${name}' not found.`);
+      checkCallArguments(`${this.domain.user.className}.${name}()`, tool.schema, args ?? {});
+      return tool.run(this.userDb!, args ?? {});
+    }
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`Tool '${name}' not found.`);
     checkCallArguments(`${this.domain.className}.${name}()`, tool.schema, args ?? {});
     return tool.run(this.db, args ?? {});
   }
-  /** get_response: a failure becomes the tool message "Error: <message>" with error=true. */
+  toolFor(call: { name: string; requestor?: string }): Tau2Tool | undefined {
+    return call.requestor === "user" ? this.userTools.get(call.name) : this.tools.get(call.name);
+  }
+  /** get_response: the call, then sync_tools; a failure of either becomes the tool message "Error: <message>" with error=true. */
   getResponse(call: ToolCall): Tau2Message {
     let content: string;
     let error = false;
     try {
-      content = toJsonStr(this.makeToolCall(call.name, call.requestor, call.arguments), this.tools.get(call.name)?.output);
+      const result = this.makeToolCall(call.name, call.requestor, call.arguments);
+      this.sync();
+      content = toJsonStr(result, this.toolFor(call)?.output);
     } catch (e) {
       content = `Error: ${e instanceof Error ? e.message : String(e)}`;
       error = true;
     }
     return { role: "tool", id: call.id, content, requestor: call.requestor, error };
   }
+  /** run_env_function_call: any method of either toolkit by name (getattr), then sync_tools. */
+  runFunction(call: EnvFunctionCall): unknown {
+    const user = call.env_type === "user";
+    if (!user && call.env_type !== "assistant") throw new HttpError(400, `env_type: invalid environment type ${call.env_type}`);
+    const side = user ? this.domain.user : this.domain;
+    const className = user ? (this.domain.user?.className ?? "NoneType") : this.domain.className;
+    const functions = user ? this.domain.user?.functions : { ...Object.fromEntries(this.domain.tools.map((t) => [t.name, t.run])), ...this.domain.functions };
+    const fn = side && functions?.[call.func_name];
+    if (!fn) throw new HttpError(501, `${this.domain.name}: ${className}.${call.func_name} (called by the task's ${call.env_type} environment) is not a function this port has`);
+    const result = fn(user ? this.userDb! : this.db, call.arguments ?? {});
+    this.sync();
+    return result;
+  }
+  /** run_env_assertion without raising: the function must answer a bool, compared with assert_value (default true). */
+  checkAssertion(assertion: EnvAssertion): boolean {
+    const result = this.runFunction(assertion);
+    if (typeof result !== "boolean") throw new HttpError(500, `${assertion.func_name} returned ${typeof result} instead of bool`);
+    return result === (assertion.assert_value ?? true);
+  }
+  /**
+   * set_state for a task's initial state: initialization_data merged into the DBs, the initialization_actions run, and
+   * (not ported) a message history replayed.
+   */
+  setInitialState(state: Tau2InitialState | null | undefined, taskId: string): void {
+    if (state == null) return;
+    if ((state.message_history ?? []).length > 0) throw new HttpError(501, `task ${taskId}: initial_state.message_history (a conversation to resume) is not ported`);
+    const data = state.initialization_data;
+    if (data != null && (data.agent_data != null || data.user_data != null)) {
+      // τ²-bench re-points the other toolkit at the updated DB after update_db, which only works where one DB serves both.
+      if (this.domain.user) throw new HttpError(501, `task ${taskId}: initialization_data in the ${this.domain.name} domain (τ²-bench then gives both toolkits one DB) is not ported`);
+      if (data.agent_data != null) this.db = mergedDb(this.db, data.agent_data);
+      if (data.user_data != null) throw new HttpError(501, `task ${taskId}: initialization_data.user_data, but the ${this.domain.name} domain has no user DB`);
+    }
+    for (const action of state.initialization_actions ?? []) this.runFunction(action);
+    this.sync();
+  }
+}
+
+/** update_pydantic_model_with_dict: the DB dumped, recursively updated (addict), validated again. */
+function mergedDb(db: Obj, update: Obj): Obj {
+  const merge = (target: Obj, patch: Obj) => {
+    for (const [k, v] of Object.entries(patch)) {
+      if (v && typeof v === "object" && !Array.isArray(v) && target[k] && typeof target[k] === "object" && !Array.isArray(target[k])) merge(target[k], v);
+      else target[k] = structuredClone(v);
+    }
+    return target;
+  };
+  return merge(structuredClone(db), update);
 }
 
 export interface SimulationOptions {
   domain: Tau2Domain;
   /** A fresh copy of the domain DB; mutated by the run. */
   db: Record<string, any>;
+  /** A fresh copy of the user's DB, in a domain where the user has tools. */
+  userDb?: Record<string, any> | null;
   policy: string;
   userGuidelines: string;
   task: Tau2Task;
@@ -195,11 +297,14 @@ const reminderText = (left: number) => `ENVIRONMENT REMINDER: You have ${left} t
 
 /** Orchestrator.run for a task without initial state: the fixed greeting, then turns until a stop or a limit. */
 export async function runSimulation(o: SimulationOptions): Promise<SimulationResult> {
-  if (o.task.initial_state != null) throw new HttpError(501, `task ${o.task.id}: initial_state (initialization data/actions, message history) is not ported`);
-  const env = new Tau2Environment(o.domain, o.db);
+  const env = new Tau2Environment(o.domain, o.db, o.userDb ?? null);
+  env.setInitialState(o.task.initial_state, o.task.id);
   const agentSystem = { role: "system", content: agentSystemPrompt(o.policy) };
   const userSystem = { role: "system", content: userSystemPrompt(o.userGuidelines, scenarioText(o.task.user_scenario)) };
   const toolSchemas = o.domain.tools.map((t) => t.schema);
+  // get_user_tools(include=task.user_tools) or None: the user model is offered the domain's user tools, if any.
+  const include = (o.task as { user_tools?: string[] | null }).user_tools;
+  const userToolSchemas = (o.domain.user?.tools ?? []).filter((t) => include == null || include.includes(t.name)).map((t) => t.schema);
 
   const first: Tau2Message = { role: "assistant", content: FIRST_AGENT_MESSAGE, cost: 0, timestamp: now() };
   const trajectory: Tau2Message[] = [first];
@@ -221,7 +326,7 @@ export async function runSimulation(o: SimulationOptions): Promise<SimulationRes
     if ((from === "agent" || from === "env") && to === "user") {
       if (Array.isArray(message)) userHistory.push(...message);
       else if (message.content || isToolCall(message)) userHistory.push(message);
-      const g = await o.generate("user", [userSystem, ...userHistory.map(flipped)], undefined);
+      const g = await o.generate("user", [userSystem, ...userHistory.map(flipped)], userToolSchemas.length > 0 ? userToolSchemas : undefined);
       const userMsg: Tau2Message = { role: "user", content: g.content, cost: 0, usage: g.usage, raw_data: g.raw_data, timestamp: now() };
       if (g.tool_calls) userMsg.tool_calls = g.tool_calls.map((c) => ({ ...c, requestor: "user" }));
       validate(userMsg, "user simulator");
@@ -274,6 +379,7 @@ export async function runSimulation(o: SimulationOptions): Promise<SimulationRes
       from = "env";
     }
     stepCount++;
+    env.sync();
     // _check_termination: never while a tool call waits for the environment; later checks override earlier reasons.
     if (to !== "env") {
       if (o.maxAgentSteps != null && !done && agentSteps >= o.maxAgentSteps) {
@@ -320,8 +426,22 @@ export interface RewardInfo {
   [key: string]: unknown;
 }
 
-/** evaluate_simulation for the half-duplex text mode. `freshDb` builds the task's initial DB for the gold replay. */
-export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evaluationType: string, freshDb: () => Record<string, any>): RewardInfo {
+/** A fresh copy of a domain's DBs: the agent's, and the user's where the user has tools. */
+export interface Tau2World {
+  db: Record<string, any>;
+  userDb: Record<string, any> | null;
+}
+
+/** EnvAssertion as pydantic dumps it into an EnvAssertionCheck. */
+const assertionDump = (a: EnvAssertion) => ({ env_type: a.env_type, func_name: a.func_name, arguments: a.arguments, assert_value: a.assert_value ?? true, message: a.message ?? null });
+
+/**
+ * evaluate_simulation for the half-duplex text mode. `fresh` builds the domain's initial DBs: τ²-bench's environment
+ * evaluator rebuilds the run's world (the task's initial state, then the run's mutating tool calls replayed, each
+ * output checked against the recorded one) and a gold world (the initial state, then the task's gold actions) and
+ * compares both DBs; the env assertions run on the run's world.
+ */
+export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evaluationType: string, fresh: () => Tau2World): RewardInfo {
   if (run.terminationReason !== "agent_stop" && run.terminationReason !== "user_stop") {
     return { reward: 0, reward_basis: null, info: { note: `Simulation terminated prematurely. Termination reason: ${run.terminationReason}` } };
   }
@@ -335,17 +455,19 @@ export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evalua
   if ((evaluationType === "all" && basis.has("NL_ASSERTION")) || evaluationType === "nl_assertions") {
     throw new HttpError(501, `task ${task.id}: reward_basis NL_ASSERTION needs τ²-bench's NL-assertions LLM judge, which this port does not run`);
   }
-  if ((criteria.env_assertions ?? []).length > 0 && (evaluationType === "env" || basis.has("ENV_ASSERTION"))) {
-    throw new HttpError(501, `task ${task.id}: env_assertions need the ${run.env.domain.name} domain's assertion functions, which this port does not have`);
-  }
 
-  // Environment: the gold actions replayed on a fresh DB against the DB the run left (which is what τ²-bench's replay
-  // of the run's tool calls on a fresh DB rebuilds: the tools are deterministic).
   let env: RewardInfo;
   if (criteria.actions == null && criteria.env_assertions == null) {
     env = { reward: 1, db_check: { db_match: true, db_reward: 1 }, info: { note: "No expected actions or env assertions" } };
   } else {
-    const gold = new Tau2Environment(run.env.domain, freshDb());
+    const world = (w: Tau2World) => new Tau2Environment(run.env.domain, w.db, w.userDb);
+    const predicted = world(fresh());
+    predicted.setInitialState(task.initial_state, task.id);
+    const mismatches = replayTrajectory(predicted, run.messages);
+    // τ²-bench's strict replay raises here; a deterministic port of its tools never gets one from its own run.
+    if (mismatches.length > 0) throw new HttpError(500, `task ${task.id}: replaying the run's ${mismatches[0]!.call.name} call gave another output than the run recorded`);
+    const gold = world(fresh());
+    gold.setInitialState(task.initial_state, task.id);
     for (const a of criteria.actions ?? []) {
       try {
         gold.makeToolCall(a.name, a.requestor ?? "assistant", a.arguments);
@@ -353,13 +475,18 @@ export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evalua
         // τ²-bench logs a failing gold action and goes on.
       }
     }
-    const match = sameDb(gold.db, run.env.db);
+    const match = sameDb(gold.db, predicted.db) && sameDb(gold.userDb, predicted.userDb);
     const dbReward = match ? 1 : 0;
+    const assertionChecks = (criteria.env_assertions ?? []).map((assertion) => {
+      const met = predicted.checkAssertion(assertion);
+      return { env_assertion: assertionDump(assertion), met, reward: met ? 1 : 0 };
+    });
+    const assertionReward = assertionChecks.every((c) => c.met) ? 1 : 0;
     const breakdown: Record<string, number> = {};
     let reward = 1;
     if (basis.has("DB")) reward *= breakdown.DB = dbReward;
-    if (basis.has("ENV_ASSERTION")) reward *= breakdown.ENV_ASSERTION = 1;
-    env = { reward, db_check: { db_match: match, db_reward: dbReward }, env_assertions: [], reward_basis: criteria.reward_basis, reward_breakdown: breakdown };
+    if (basis.has("ENV_ASSERTION")) reward *= breakdown.ENV_ASSERTION = assertionReward;
+    env = { reward, db_check: { db_match: match, db_reward: dbReward }, env_assertions: assertionChecks, reward_basis: criteria.reward_basis, reward_breakdown: breakdown };
   }
 
   // Action: every gold action matched by some tool call of the run (name, then compare_args or all the call's args).
@@ -427,12 +554,11 @@ function canonicalKeepNull(value: unknown): unknown {
 }
 
 /**
- * Environment.set_state's replay of a recorded trajectory on a fresh DB: each tool call of a mutating tool the domain
- * has is run again (unknown tools and read/generic ones are skipped, as τ²-bench does) and its output compared with the
- * recorded one (parsed as JSON when both are). Returns the environment and the calls whose output differed.
+ * Environment.set_state's replay of a recorded trajectory: each call of a mutating (write) tool the domain has is run
+ * again on `env` (unknown tools and read/generic/think ones are skipped, as τ²-bench does) and its output compared with
+ * the recorded one (parsed as JSON when both are). Returns the calls whose output differed; `env` is left replayed.
  */
-export function replayTrajectory(domain: Tau2Domain, db: Record<string, any>, messages: Tau2Message[]): { env: Tau2Environment; mismatches: { call: ToolCall; recorded: unknown; replayed: unknown }[] } {
-  const env = new Tau2Environment(domain, db);
+export function replayTrajectory(env: Tau2Environment, messages: Tau2Message[]): { call: ToolCall; recorded: unknown; replayed: unknown }[] {
   const mismatches: { call: ToolCall; recorded: unknown; replayed: unknown }[] = [];
   const results = new Map(messages.filter((m) => m.role === "tool").map((m) => [m.id, m]));
   const parse = (s: string | null) => {
@@ -445,12 +571,14 @@ export function replayTrajectory(domain: Tau2Domain, db: Record<string, any>, me
   for (const m of messages) {
     if (m.role === "tool" || !isToolCall(m)) continue;
     for (const call of m.tool_calls!) {
-      const tool = env.tools.get(call.name);
-      if (!tool || tool.kind === "read" || tool.kind === "generic") continue;
-      const replayed = parse(env.getResponse({ ...call, requestor: call.requestor ?? (m.role === "user" ? "user" : "assistant") }).content);
+      const requestor = call.requestor ?? (m.role === "user" ? "user" : "assistant");
+      const tool = env.toolFor({ name: call.name, requestor });
+      if (!tool || tool.kind !== "write") continue;
+      const replayed = parse(env.getResponse({ ...call, requestor }).content);
       const recorded = parse(results.get(call.id)?.content ?? null);
       if (!sameValue(replayed, recorded)) mismatches.push({ call, recorded, replayed });
     }
   }
-  return { env, mismatches };
+  env.sync();
+  return mismatches;
 }
