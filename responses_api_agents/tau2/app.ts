@@ -35,6 +35,11 @@ const Tau2Config = z.looseObject({
   max_steps: z.number().int().positive().default(200),
   max_agent_steps: z.number().int().positive().nullable().default(null),
   turns_remaining_interval: z.number().int().positive().default(1),
+  /**
+   * This port's: the model server that plays τ²-bench's NL-assertions judge (its DEFAULT_LLM_NL_ASSERTIONS,
+   * gpt-4.1, at temperature 0). NeMo names none, so a task scored on NL_ASSERTION is a 501 without it.
+   */
+  nl_assertions_model_server: ServerRef.nullable().default(null),
   /** This port's: where τ²-bench's data tree is (NeMo: responses_api_agents/tau2/tau2_data, its TAU2_DATA_DIR). */
   data_dir: z.string().default(join(PROJECT_ROOT, "responses_api_agents", "tau2", "tau2_data")),
 });
@@ -162,7 +167,14 @@ export default responsesApiAgent<Config>({
     const world = fresh();
     const sim = await runSimulation({ domain, db: world.db, userDb: world.userDb, policy, userGuidelines: guidelines, task, maxSteps: config.max_steps, maxErrors: row.config.max_errors, maxAgentSteps: config.max_agent_steps, turnsRemainingInterval: config.turns_remaining_interval, generate });
     const duration = (Date.now() - start) / 1000;
-    const rewardInfo = evaluateSimulation(sim, task, row.evaluation_type, fresh);
+    const nlServer = config.nl_assertions_model_server?.name;
+    const judgeNl = nlServer
+      ? async (messages: { role: string; content: string }[]) => {
+          const completion = await chat(client, nlServer, `${prefix}/v1/chat/completions`, { model: "gpt-4.1-2025-04-14", messages, temperature: 0.0 }, signal);
+          return String(completion.choices[0].message.content ?? "");
+        }
+      : undefined;
+    const rewardInfo = await evaluateSimulation(sim, task, row.evaluation_type, fresh, judgeNl);
 
     const result = {
       id: `tau2-${domainName}-${task.id}-${start}`,

@@ -21,6 +21,12 @@ const userRules = [
   { match: "How can I help you today", answer: "Hi, I'm Ada Park (ada_park_101). Please cancel reservation RES001." },
 ];
 const user = scripted("scripted-user");
+// τ²-bench's NL-assertions judge played by scripted_model from rules: "polite" is met, "rude" is not, "garbled" is no JSON.
+const nlJudgeRules = [
+  { match: "garbled", answer: "I think it went fine." },
+  { match: "rude", answer: JSON.stringify({ results: [{ expectedOutcome: "Agent is rude", reasoning: "It was polite.", metExpectation: false }] }) },
+  { match: "expectedOutcomes:\\n        \\['Agent is polite'\\]", answer: JSON.stringify({ results: [{ expectedOutcome: "Agent is polite", reasoning: "Courteous throughout.", metExpectation: true }] }) },
+];
 
 let graph: InProcessGraph;
 const client = http();
@@ -41,6 +47,8 @@ before(async () => {
     limited_agent: [tau2Agent, { ...refs, max_agent_steps: 3, turns_remaining_interval: 1 }],
     every_other_agent: [tau2Agent, { ...refs, max_agent_steps: 5, turns_remaining_interval: 2 }],
     scripted_user_agent: [tau2Agent, { ...refs, user_model_server: { type: "responses_api_models", name: "rules_user_model" } }],
+    nl_judge_model: [scriptedModel, { mode: "judge_rules", judge_rules: nlJudgeRules }],
+    nl_agent: [tau2Agent, { ...refs, nl_assertions_model_server: { type: "responses_api_models", name: "nl_judge_model" } }],
   });
 });
 after(async () => {
@@ -266,11 +274,32 @@ test("a domain not ported is a 501 naming it", async () => {
   assert.match(JSON.stringify(body), /banking_knowledge is not ported \(airline, retail, telecom and telecom-workflow are\)/);
 });
 
-test("an NL_ASSERTION basis is a 501 naming the judge it needs (never a reward)", async () => {
+test("an NL_ASSERTION basis without nl_assertions_model_server is a 501 naming the key (never a reward)", async () => {
   scriptSolved();
   const { status, body } = await run("agent", withCriteria({ reward_basis: ["DB", "NL_ASSERTION"], nl_assertions: ["Agent is polite"] }));
   assert.equal(status, 501);
-  assert.match(JSON.stringify(body), /NL_ASSERTION/);
+  assert.match(JSON.stringify(body), /NL_ASSERTION.*nl_assertions_model_server/);
+});
+
+test("with nl_assertions_model_server, NL_ASSERTION is judged as τ²-bench's evaluator asks: its prompts, the trajectory as role: content lines, all met → 1", async () => {
+  scriptSolved();
+  const { status, body } = await run("nl_agent", withCriteria({ reward_basis: ["DB", "NL_ASSERTION"], nl_assertions: ["Agent is polite"] }));
+  assert.equal(status, 200, JSON.stringify(body));
+  assert.equal(body.reward, 1);
+  assert.deepEqual(body.result.reward_info.nl_assertions, [{ nl_assertion: "Agent is polite", met: true, justification: "Courteous throughout." }]);
+  assert.deepEqual(body.result.reward_info.reward_breakdown, { DB: 1, NL_ASSERTION: 1 });
+});
+
+test("an NL assertion the judge finds unmet scores 0; a judge answer that is not its JSON is a typed failure, never a score", async () => {
+  scriptSolved();
+  const unmet = await run("nl_agent", withCriteria({ reward_basis: ["DB", "NL_ASSERTION"], nl_assertions: ["Agent is rude"] }));
+  assert.equal(unmet.body.reward, 0);
+  assert.equal(unmet.body.result.reward_info.nl_assertions[0].met, false);
+  scriptSolved();
+  const garbled = await run("nl_agent", withCriteria({ reward_basis: ["DB", "NL_ASSERTION"], nl_assertions: ["garbled"] }));
+  assert.equal(garbled.status, 500);
+  assert.equal(garbled.headers["x-ng-failure-class"], "invalid_inner_answer");
+  assert.equal(garbled.body.reward, undefined);
 });
 
 test("a row field NeMo pins (verbose_logs: false) set otherwise is a 422 naming it", async () => {
@@ -366,7 +395,7 @@ test("NeMo Gym's example rollouts: the recorded rewards of the ported domains ar
     const env = new Tau2Environment(domain, world.db, world.userDb);
     env.setInitialState(r.task.initial_state, r.task.id);
     assert.deepEqual(replayTrajectory(env, r.result.messages), [], `${r.task.id}: a replayed call's output differs from the recorded one`);
-    const info = evaluateSimulation({ messages: r.result.messages, agentMessages: null, terminationReason: r.result.termination_reason, agentSteps: null, maxAgentSteps: null, stepCount: 0, numErrors: 0, env }, r.task, r.evaluation_type, fresh);
+    const info = await evaluateSimulation({ messages: r.result.messages, agentMessages: null, terminationReason: r.result.termination_reason, agentSteps: null, maxAgentSteps: null, stepCount: 0, numErrors: 0, env }, r.task, r.evaluation_type, fresh);
     assert.equal(info.reward, r.reward, `${r.config.domain} task ${r.task.id}`);
     assert.deepEqual(info.env_assertions, r.result.reward_info.env_assertions, `${r.task.id}: the env assertion checks`);
     assert.deepEqual(info.db_check, r.result.reward_info.db_check, `${r.task.id}: the DB check`);

@@ -7,6 +7,7 @@ import { HttpError } from "../../protocol/errors.ts";
 import { pythonJsonDumps } from "../../python/json-dumps.ts";
 import { floatRepr } from "../../python/float.ts";
 import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
+import { pythonStringRepr } from "../../python/repr.ts";
 import type { Tau2Domain, Tau2Tool } from "./domain.ts";
 import { dumpShaped, ModelValue, shaped, type Shape } from "./model-dump.ts";
 
@@ -441,7 +442,7 @@ const assertionDump = (a: EnvAssertion) => ({ env_type: a.env_type, func_name: a
  * output checked against the recorded one) and a gold world (the initial state, then the task's gold actions) and
  * compares both DBs; the env assertions run on the run's world.
  */
-export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evaluationType: string, fresh: () => Tau2World): RewardInfo {
+export async function evaluateSimulation(run: SimulationResult, task: Tau2Task, evaluationType: string, fresh: () => Tau2World, judgeNl?: NlJudge): Promise<RewardInfo> {
   if (run.terminationReason !== "agent_stop" && run.terminationReason !== "user_stop") {
     return { reward: 0, reward_basis: null, info: { note: `Simulation terminated prematurely. Termination reason: ${run.terminationReason}` } };
   }
@@ -452,9 +453,9 @@ export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evalua
   for (const b of basis) if (!known.has(b)) throw new HttpError(400, `task.evaluation_criteria.reward_basis: unknown ${b}`);
   if (!["all", "env", "action", "communicate"].includes(evaluationType)) throw new HttpError(501, `evaluation_type ${evaluationType} is not ported (all, env, action and communicate are)`);
   const wants = (b: string) => evaluationType !== "all" || basis.has(b);
-  if ((evaluationType === "all" && basis.has("NL_ASSERTION")) || evaluationType === "nl_assertions") {
-    throw new HttpError(501, `task ${task.id}: reward_basis NL_ASSERTION needs τ²-bench's NL-assertions LLM judge, which this port does not run`);
-  }
+  const needsNl = evaluationType === "all" && basis.has("NL_ASSERTION");
+  if (needsNl && !judgeNl) throw new HttpError(501, `task ${task.id}: reward_basis NL_ASSERTION needs τ²-bench's NL-assertions LLM judge: set the agent's nl_assertions_model_server`);
+  const nl = needsNl ? await evaluateNlAssertions(run.messages, criteria.nl_assertions ?? [], judgeNl!) : null;
 
   let env: RewardInfo;
   if (criteria.actions == null && criteria.env_assertions == null) {
@@ -530,16 +531,20 @@ export function evaluateSimulation(run: SimulationResult, task: Tau2Task, evalua
     breakdown.COMMUNICATE = communicateReward;
     reward *= communicateReward;
   }
+  if (nl) {
+    Object.assign(breakdown, nl.reward_breakdown);
+    reward *= nl.reward;
+  }
   return {
     reward,
     db_check: env.db_check ?? null,
     env_assertions: env.env_assertions ?? null,
     action_checks: actionChecks,
-    nl_assertions: null,
+    nl_assertions: nl ? nl.nl_assertions : null,
     communicate_checks: communicateChecks,
     reward_basis: criteria.reward_basis,
     reward_breakdown: breakdown,
-    info: { env: env.info ?? null, nl: null, communicate: null, action: null },
+    info: { env: env.info ?? null, nl: nl ? nl.info : null, communicate: null, action: null },
   };
 }
 
@@ -581,4 +586,63 @@ export function replayTrajectory(env: Tau2Environment, messages: Tau2Message[]):
   }
   env.sync();
   return mismatches;
+}
+
+/** The NL-assertions judge: one chat call (system and user prompt) answering the model's text. */
+export type NlJudge = (messages: { role: string; content: string }[]) => Promise<string>;
+
+// NLAssertionsEvaluator's prompts, byte for byte (triple-quoted strings inside a method: their indentation is theirs).
+const NL_SYSTEM_PROMPT = [
+  "",
+  "        TASK",
+  "        - You will be given a list of expected outcomes and a conversation that was collected during a test case run.",
+  "        - The conversation is between an agent and a customer.",
+  "        - Your job is to evaluate whether the agent satisfies each of the expected outcomes.",
+  "        - Grade each expected outcome individually.",
+  "",
+  "        FORMAT",
+  "        - Your response should be a JSON object with the following fields:",
+  "        - `reasoning`: a short explanation for your classification",
+  "        - `metExpectation`: `true` if the agent satisfies the expected outcomes, `false` otherwise",
+  "        - `expectedOutcome`: repeat the expectation from the input that you are grading",
+  "        ",
+  "        Example response structure:",
+  "        {",
+  '            "results": [',
+  "                {",
+  '                    "expectedOutcome": "<one of the expected outcomes from the input>",',
+  '                    "reasoning": "<reasoning trace>",',
+  '                    "metExpectation": <false or true>,',
+  "                }",
+  "            ]",
+  "        }",
+  "        ",
+].join("\n");
+const nlUserPrompt = (trajectory: string, assertions: string[]) =>
+  `\n        conversation:\n        ${trajectory}\n        \n        expectedOutcomes:\n        [${assertions.map(pythonStringRepr).join(", ")}]\n        `;
+
+/**
+ * NLAssertionsEvaluator.calculate_reward: the whole trajectory as "role: content" lines (None for a tool call's empty
+ * text) and the assertions as a Python list go to the judge, whose JSON lists each outcome; all met → 1. An answer
+ * that is not that JSON fails the task in τ²-bench (json.loads raises): here a typed failure, never a score.
+ */
+export async function evaluateNlAssertions(messages: Tau2Message[], assertions: string[], judge: NlJudge): Promise<{ reward: number; nl_assertions: unknown[]; reward_breakdown: Record<string, number>; info: unknown }> {
+  if (assertions.length === 0) return { reward: 1, nl_assertions: [], reward_breakdown: { NL_ASSERTION: 1 }, info: { note: "No nl_assertions to evaluate" } };
+  const trajectory = messages.map((m) => `${m.role}: ${m.content ?? "None"}`).join("\n");
+  const text = await judge([
+    { role: "system", content: NL_SYSTEM_PROMPT },
+    { role: "user", content: nlUserPrompt(trajectory, assertions) },
+  ]);
+  let results: unknown;
+  try {
+    results = JSON.parse(text)?.results ?? [];
+  } catch {
+    throw new InfrastructureFailure("invalid_inner_answer", `the NL-assertions judge answered no JSON (τ²-bench's json.loads fails the task): ${text.slice(0, 200)}`);
+  }
+  if (!Array.isArray(results) || !results.every((r) => r && typeof r === "object" && typeof r.metExpectation === "boolean" && "expectedOutcome" in r && "reasoning" in r)) {
+    throw new InfrastructureFailure("invalid_inner_answer", `the NL-assertions judge's results are not {expectedOutcome, reasoning, metExpectation} objects: ${text.slice(0, 200)}`);
+  }
+  const checks = results.map((r: any) => ({ nl_assertion: r.expectedOutcome, met: r.metExpectation, justification: r.reasoning }));
+  const reward = checks.every((c) => c.met) ? 1 : 0;
+  return { reward, nl_assertions: checks, reward_breakdown: { NL_ASSERTION: reward }, info: null };
 }
