@@ -8,6 +8,7 @@ import { pythonJsonDumps } from "../../python/json-dumps.ts";
 import { floatRepr } from "../../python/float.ts";
 import { pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
 import { pythonStringRepr } from "../../python/repr.ts";
+import { deepUpdate } from "./deep-update.ts";
 import type { Tau2Domain, Tau2Tool } from "./domain.ts";
 import { dumpShaped, ModelValue, shaped, type Shape } from "./model-dump.ts";
 
@@ -220,24 +221,12 @@ export class Tau2Environment {
     if (data != null && (data.agent_data != null || data.user_data != null)) {
       // τ²-bench re-points the other toolkit at the updated DB after update_db, which only works where one DB serves both.
       if (this.domain.user) throw new HttpError(501, `task ${taskId}: initialization_data in the ${this.domain.name} domain (τ²-bench then gives both toolkits one DB) is not ported`);
-      if (data.agent_data != null) this.db = mergedDb(this.db, data.agent_data);
+      if (data.agent_data != null) this.db = deepUpdate(structuredClone(this.db), data.agent_data); // update_pydantic_model_with_dict
       if (data.user_data != null) throw new HttpError(501, `task ${taskId}: initialization_data.user_data, but the ${this.domain.name} domain has no user DB`);
     }
     for (const action of state.initialization_actions ?? []) this.runFunction(action);
     this.sync();
   }
-}
-
-/** update_pydantic_model_with_dict: the DB dumped, recursively updated (addict), validated again. */
-function mergedDb(db: Obj, update: Obj): Obj {
-  const merge = (target: Obj, patch: Obj) => {
-    for (const [k, v] of Object.entries(patch)) {
-      if (v && typeof v === "object" && !Array.isArray(v) && target[k] && typeof target[k] === "object" && !Array.isArray(target[k])) merge(target[k], v);
-      else target[k] = structuredClone(v);
-    }
-    return target;
-  };
-  return merge(structuredClone(db), update);
 }
 
 export interface SimulationOptions {

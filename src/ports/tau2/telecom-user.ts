@@ -6,6 +6,7 @@
 import { parse as parseToml } from "smol-toml";
 import { floatRepr, pythonRound } from "../../python/float.ts";
 import { pythonStringRepr } from "../../python/repr.ts";
+import { deepUpdate } from "./deep-update.ts";
 import type { Tau2Tool, Tau2UserSide } from "./domain.ts";
 import { TELECOM_USER_TOOL_SCHEMAS } from "./telecom-schemas.ts";
 
@@ -26,15 +27,6 @@ function defaultDevice(): Obj {
   };
 }
 const defaultSurroundings = (): Obj => ({ name: null, phone_number: null, is_abroad: false, roaming_allowed: false, signal_strength: { "2G": "poor", "3G": "fair", "4G": "good", "5G": "excellent" }, mobile_data_usage_exceeded: false, line_active: true, payment_request: null });
-
-/** addict's recursive update (update_pydantic_model_with_dict): nested dicts merge, anything else replaces. */
-export function deepUpdate(target: Obj, update: Obj): Obj {
-  for (const [key, value] of Object.entries(update)) {
-    if (value && typeof value === "object" && !Array.isArray(value) && target[key] && typeof target[key] === "object" && !Array.isArray(target[key])) deepUpdate(target[key], value);
-    else target[key] = structuredClone(value);
-  }
-  return target;
-}
 
 /** TelecomUserDB.load(user_db.toml): the TOML over the models' defaults (an app's permissions default to all off). */
 export function loadTelecomUserDb(text: string): Obj {
