@@ -2,6 +2,8 @@
 // answering SEC.gov from its fixture (a full rollout: search, parse, submit, verify).
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { responsesApiModel } from "../../../src/server/index.ts";
@@ -62,6 +64,36 @@ test("a full rollout: search, parse, submit ends the loop (done_tool) and verify
   const outputs = body.response.output.filter((i: Item) => i.type === "function_call_output");
   assert.equal(outputs.length, 3, "the call after submit_final_result is not run");
   assert.match(JSON.parse(outputs[1].output).results, /^SUCCESS: The result has been saved to the data storage under the key: tenk\./);
+});
+
+test("a full rollout with scripted_model (replay mode) as the policy: its recorded turns played through the loop, the tools run for real, verify scores it", async () => {
+  // The recording: what a model said to this prompt (the agent's own first request, as it builds it).
+  turns.push({ output: [message("probe")] });
+  await run();
+  const prompt = requests[0]!;
+  const said = [call("sec_filing_search", { ticker: "ACME", form_types: ["10-K"] }, "r1"), call("parse_html_page", { url: URL10K, key: "tenk" }, "r2"), call("submit_final_result", { final_result: "48,300,000 shares" }, "r3")];
+  const recorded = said.flatMap((c) => [c, { type: "function_call_output", call_id: c.call_id, output: "{}" }]);
+  const dir = mkdtempSync(join(tmpdir(), "finance-replay-"));
+  const file = join(dir, "recording.jsonl");
+  writeFileSync(file, `${JSON.stringify({ responses_create_params: { input: prompt }, response: { output: recorded, usage: null } })}\n`);
+  const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
+  const replayGraph = await startServers({
+    fin: [finance, { search_fixture_path: "data/example_search_fixture.jsonl", judge_model_server: null, judge_prompt_template: "{question}", retrieval_system_prompt: "Read." }],
+    policy: [scriptedModel, { mode: "replay", replay_rollouts_jsonl_fpath: file }],
+    agent: [financeAgent, agentConfig],
+  });
+  try {
+    const answer = await client.request(`${replayGraph.url("agent")}/run`, { method: "POST", json: rows[0] });
+    assert.equal(answer.status, 200, answer.text);
+    const body = answer.json<Record<string, any>>();
+    assert.equal(body.reward, 1);
+    assert.deepEqual(body.response.metadata, { stop_reason: "done_tool", steps: "3" });
+    assert.match(body.response.model, /^scripted-replay/);
+    const outputs = body.response.output.filter((i: Item) => i.type === "function_call_output");
+    assert.match(JSON.parse(outputs[1].output).results, /^SUCCESS: The result has been saved to the data storage under the key: tenk\./, "the real tool ran, not the recording's output");
+  } finally {
+    await replayGraph.close();
+  }
 });
 
 test("a prose-only turn gets the nudge as a user message and the loop goes on; max_steps ends it (max_turns)", async () => {
