@@ -1,18 +1,17 @@
 #!/usr/bin/env node
 // Entry point for `gym` and its NeMo Gym aliases (`ng`, `ng_run`, `ng_collect_rollouts`, …).
-// TypeScript runs directly through tsx, so there is no build step between a clone and a run.
+// TypeScript runs directly (compiled on load by bin/ts-hooks.js), so there is no build step between a clone and a run.
 import { basename } from "node:path";
 
-let register;
 try {
-  ({ register } = await import("tsx/esm/api"));
+  // TypeScript through esbuild (bin/ts-hooks.js); GYM_TS_LOADER=tsx for tsx.
+  await import("./ts-register.js");
 } catch (error) {
   // A fresh clone before its first install: say how to install instead of printing Node's resolver stack.
   if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
   process.stderr.write("error: this checkout's dependencies are not installed: run `npm ci` (or `npm start` / `npm test`, which install them) in the project folder\n");
   process.exit(2);
 }
-register();
 // `gym list … | head`: the reader went away, which ends the output, not the program with an EPIPE stack.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error) => {

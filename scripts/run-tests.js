@@ -1,4 +1,4 @@
-// Runs the type checker beside every test file with node:test (through tsx).
+// Runs the type checker beside every test file with node:test (TypeScript through bin/ts-register.js).
 // Test files: tests/**/*.test.ts and <server kind>/<name>/tests/**/*.test.ts.
 import { readdirSync, statSync, existsSync } from "node:fs";
 import { spawn } from "node:child_process";
@@ -79,7 +79,7 @@ const typecheck = filter.length === 0
 
 console.log(`[test] ${files.length} test files, ${concurrency} at a time`);
 const tests = run(
-  ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, "--test-timeout=240000", ...files],
+  ["--import", "./bin/ts-register.js", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, "--test-timeout=240000", ...files],
   { stdio: "inherit", env: { ...process.env, NODE_ENV: "test" } },
 );
 const [typecheckResult, testResult] = await Promise.all([typecheck, tests]);

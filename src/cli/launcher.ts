@@ -16,8 +16,9 @@ import { checkServersBeforeStart } from "../server/instance-config.ts";
 import { startHeadServer, type InstanceRecord } from "./head-server.ts";
 
 const CHILD_MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "server", "child-main.ts");
-// Resolved from here, so children find tsx whatever the working directory is.
-const TSX_LOADER = import.meta.resolve("tsx");
+// The project's TypeScript hook (bin/ts-register.js: esbuild, cached; GYM_TS_LOADER=tsx for tsx), by absolute URL
+// so children find it whatever the working directory is.
+const TS_LOADER = new URL("../../bin/ts-register.js", import.meta.url).href;
 
 export interface LaunchOptions {
   /** Merged config with interpolations unresolved (what children and the head server get). */
@@ -151,7 +152,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const childEnv = { ...process.env, ...options.env, NEMO_GYM_CONFIG_DICT: dumpYaml(raw) };
   for (const instance of instances) {
     const fields = getServerInstanceConfig(resolved, instance.instanceName);
-    const proc = spawn(process.execPath, ["--import", TSX_LOADER, CHILD_MAIN], {
+    const proc = spawn(process.execPath, ["--import", TS_LOADER, CHILD_MAIN], {
       cwd: process.cwd(),
       env: { ...childEnv, NEMO_GYM_CONFIG_PATH: instance.instanceName },
       stdio: ["ignore", "pipe", "pipe", "ipc"],

@@ -1,5 +1,5 @@
 // Entry point of one server process started by the launcher (or by hand, NeMo Gym style):
-//   NEMO_GYM_CONFIG_DICT=<global config YAML> NEMO_GYM_CONFIG_PATH=<instance name> node --import tsx child-main.ts
+//   NEMO_GYM_CONFIG_DICT=<global config YAML> NEMO_GYM_CONFIG_PATH=<instance name> node --import bin/ts-register.js child-main.ts
 // It binds first (port 0 unless the config fixes one), then reports the real port to the launcher over IPC,
 // and receives the final global config (every server's port) before the launcher declares it ready.
 // Before it builds anything, a launched child receives the graph's secrets over IPC (never the environment, so
