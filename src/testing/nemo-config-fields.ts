@@ -55,6 +55,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/bird_sql": [...RESOURCES_SERVER, "bird_sql_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/blackjack": RESOURCES_SERVER,
   "resources_servers/calendar": RESOURCES_SERVER,
+  "resources_servers/circle_click": RESOURCES_SERVER,
+  "resources_servers/circle_count": RESOURCES_SERVER,
   "resources_servers/code_fim": [...RESOURCES_SERVER, "split", "num_processes", "timeout"],
   "resources_servers/code_gen": [...RESOURCES_SERVER, "num_processes", "unit_test_timeout_secs", "debug", "reasoning_format_penalty"],
   "resources_servers/competitive_coding_challenges": [...RESOURCES_SERVER, "test_file", "test_batch_size", "num_parallel_requests", "time_scale", "shared_dir", "reward_mode"],
@@ -162,6 +164,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/google_search": [...RESOURCES_SERVER, "google_api_key", "google_cx"],
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/grl_sokoban": [...RESOURCES_SERVER, "env_config"],
+  "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
