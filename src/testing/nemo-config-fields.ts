@@ -166,6 +166,18 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/grl_sokoban": [...RESOURCES_SERVER, "env_config"],
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
+  // ImageToolsPivotResourcesServerConfig (app.py; base.py's tool surface has no config class of its own).
+  "resources_servers/image_tools": [
+    ...RESOURCES_SERVER,
+    "reward_mode",
+    "enable_target_match",
+    "argument_threshold",
+    "numeric_tolerance",
+    "penalize_extra_tool_calls",
+    "unify_region_inspect_tools",
+    "log_unparsed_generations",
+    "log_unparsed_every_n",
+  ],
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
     ...RESOURCES_SERVER,
