@@ -29,7 +29,7 @@ const model = responsesApiModel({
   config: z.looseObject({}),
   async responses({ params, rawParams }) {
     modelRequests.push(structuredClone(rawParams) as Item);
-    const turn = modelTurns.shift() ?? { output: [message("\\boxed{0}")] };
+    const turn: Turn = modelTurns.shift() ?? { output: [message("\\boxed{0}")] };
     return {
       id: `resp_${modelRequests.length}`, created_at: 1, error: null, incomplete_details: null, instructions: null, metadata: null, model: "queue",
       object: "response", output: turn.output, parallel_tool_calls: true, temperature: null, tool_choice: "auto", tools: params.tools, top_p: null, usage: turn.usage ?? null,
