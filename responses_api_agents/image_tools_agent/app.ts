@@ -211,6 +211,8 @@ export default responsesApiAgent({
   name: "ImageToolsAgent",
   config: ImageToolsAgentConfig,
   refusedConfigKeys: alwaysVerifiesKeys("image_tools_agent"),
+  // ImageToolsAgentVerifyResponse's floats.
+  floatFields: ["base_reward", "image_tools_aux_reward"],
 
   async responses({ rawParams, cookies, rolloutId, signal }, agent) {
     const loop = await imageToolsLoop(agent, rawParams as Item, {}, cookies, `${rolloutPathPrefix(rolloutId)}/v1/responses`, signal);

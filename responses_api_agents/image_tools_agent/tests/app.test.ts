@@ -118,6 +118,12 @@ test("a turn without a tool call ends the loop: one model call, the mapped serve
   assert.deepEqual([body.reward, body.base_reward, body.image_tools_aux_reward, body.image_tools_call_count, body.image_tools_generation_image_paths], [1, 1, 0, 0, [[]]]);
 });
 
+test("the answer writes its floats as Python does: reward, base_reward and image_tools_aux_reward with their .0", async () => {
+  modelTurns.push({ output: [message("\\boxed{2}")] });
+  const answer = await run(rowWith());
+  assert.match(answer.text, /"reward":1\.0,"base_reward":1\.0,"image_tools_aux_reward":0\.0,"image_tools_call_count":0,/);
+});
+
 test("the stop strings go to the model in metadata.extra_body, merged with the row's; max_output_tokens defaults to 4096", async () => {
   await ran(rowWith({ responses_create_params: { ...rowWith().responses_create_params, metadata: { extra_body: '{"top_k": 5}', tag: "x" } } }));
   assert.deepEqual(modelRequests[0]!.metadata, { extra_body: '{"top_k": 5, "stop": ["</tool_call>"], "include_stop_str_in_output": true}', tag: "x" });
