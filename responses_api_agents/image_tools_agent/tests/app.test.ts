@@ -193,6 +193,21 @@ test("malformed markup and a failing tool are invalid calls: a penalty; they end
   assert.deepEqual([went.reward, went.image_tools_error_count], [1 - 0.05, 1]);
 });
 
+test("only max_tool_calls_per_turn calls run in a turn, and the model is told so", async () => {
+  modelTurns.push({ output: [message(zoomCall([0, 0, 300, 300]) + zoomCall([600, 600, 1000, 1000]))] }, { output: [message("\\boxed{2}")] });
+  const body = await ran();
+  const parts = modelRequests[1]!.input.at(-1).content;
+  assert.equal(parts.at(-2).text, "Only the first 1 tool call(s) were executed this turn. Call tools one turn at a time.\n");
+  assert.equal(body.image_tools_call_count, 1);
+});
+
+test("a row without input images: a tool call is invalid (no source images)", async () => {
+  modelTurns.push({ output: [message(zoomCall())] });
+  const body = await ran(rowWith({ responses_create_params: { input: "How many red circles?" } }));
+  assert.deepEqual([body.image_tools_error_count, body.image_tools_aux_reward, modelRequests.length], [1, -0.05, 1]);
+  assert.deepEqual(modelRequests[0]!.input, [{ content: "How many red circles?", role: "user", type: "message" }], "a string input becomes one user message");
+});
+
 test("after max_tool_calls the model is told to answer (a plain user message), and max_steps bounds the model calls", async () => {
   modelTurns.push(...[[0, 0, 300, 300], [600, 600, 1000, 1000], [0, 600, 300, 1000], [600, 0, 1000, 300]].map((bbox) => ({ output: [message(zoomCall(bbox))] })));
   const body = await ran();
