@@ -227,8 +227,10 @@ function expectedAction(request: { expected_action?: unknown; metadata?: Record<
   return undefined;
 }
 
-/** `{k: v for k, v in args.items() if k not in IGNORED_ARGS}`; a non-dict has no `.items()` (AttributeError). */
+/** `_strip_ignored(args or {})`: a falsy value is `{}`; another non-dict has no `.items()` (AttributeError). */
 function withoutIgnored(args: PyValue): PyDict {
+  const falsy = args === null || args === false || args === 0 || args === 0n || args === "" || (Array.isArray(args) && args.length === 0);
+  if (falsy) return new Map();
   if (!isPyDict(args)) throw new PyException("AttributeError", `'${Array.isArray(args) ? "list" : typeof args === "string" ? "str" : "object"}' object has no attribute 'items'`);
   return new Map([...args].filter(([key]) => !IGNORED_ARGS.has(key)));
 }

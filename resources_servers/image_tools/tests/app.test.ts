@@ -77,6 +77,8 @@ describe("the parsed call", () => {
 
   test("JSON arguments that are not an object are a Python AttributeError: reward 0, unknown_error", async () => {
     assert.deepEqual(pick(await body(`<tool_call>{"name": "image_zoom_in_tool", "arguments": [1, 2]}</tool_call>`), "reward", "failure_reason"), { reward: 0, failure_reason: "unknown_error" });
+    // Falsy arguments are `or {}`: no arguments, so the bbox cannot be read.
+    assert.equal((await body(`<tool_call>{"name": "image_zoom_in_tool", "arguments": []}</tool_call>`)).argument_detail, "rollout_bbox_unparseable");
   });
 });
 
