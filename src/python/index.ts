@@ -72,7 +72,7 @@ export {
 export { complexRepr, floatParts, floatRepr, formatG, pythonMean, pythonRound } from "./float.ts";
 export { PythonSum, pythonSum } from "./sum.ts";
 export { gcd, pythonExp, pythonFsum, trueDivide } from "./math.ts";
-export { asciiDigits, pythonFloat, pythonInt, pythonIntBig } from "./numbers.ts";
+export { asciiDigits, pythonFloat, pythonInt, pythonIntBig, pythonIntOfJson } from "./numbers.ts";
 export { adjusted, decimalAbs, decimalEquals, decimalLessOrEqual, decimalQuantize, decimalSubtract, isZero, parseDecimal, type Decimal, type FiniteDecimal } from "./decimal.ts";
 
 // ---- str, characters, escapes, re ----

@@ -1,7 +1,7 @@
 // Python's numbers from text: `int(str)` and `float(value)` with Python's whitespace, `_` separators, Unicode
 // digits, `inf`/`nan` spellings and the ValueError / OverflowError texts Python raises.
 import { PYTHON_NUMBER_SPACE_CHARS } from "./chars.ts";
-import { OverflowError, ValueError } from "./exception.ts";
+import { OverflowError, PyException, ValueError } from "./exception.ts";
 import { pythonStringRepr } from "./repr.ts";
 import { stripWhere } from "./str.ts";
 import { pythonTypeName, type PyValue } from "./values.ts";
@@ -57,4 +57,20 @@ export function pythonFloat(value: unknown): number {
     return Number(body.replace(/_/g, ""));
   }
   throw new TypeError(`float() argument must be a string or a real number, not '${pythonTypeName((value ?? null) as PyValue)}'`);
+}
+
+/**
+ * Python's `int(value)` of a JSON value (JSON.parse's model): a bool is 0/1, a number is truncated toward zero
+ * (`nan` a ValueError, `inf` an OverflowError), a str is read as `int(str)`; None, a list or a dict is a TypeError.
+ */
+export function pythonIntOfJson(value: unknown): number {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) throw new ValueError("cannot convert float NaN to integer");
+    if (!Number.isFinite(value)) throw new OverflowError("cannot convert float infinity to integer");
+    return Math.trunc(value) + 0;
+  }
+  if (typeof value === "string") return pythonInt(value);
+  const typeName = value === null || value === undefined ? "NoneType" : Array.isArray(value) ? "list" : "dict";
+  throw new PyException("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${typeName}'`);
 }

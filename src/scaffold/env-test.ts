@@ -178,8 +178,14 @@ async function toolsCheck(running: RunningEnvironment, served: FunctionToolDefin
     // argument itself, in-band, as its NeMo Gym original does (ns_tools: NeMo-Skills' error text, a 200): for the
     // fields its input does not require, a non-422 answer is that design, noted rather than failed.
     const own = declared[tool.name];
-    const enforced = own?.modelSchema ? new Set(requiredFields(toolJsonSchema(own.input) as JsonSchema).map((field) => field.name)) : undefined;
+    const enforcedSchema = own?.modelSchema ? (toolJsonSchema(own.input) as JsonSchema) : undefined;
+    const enforced = enforcedSchema ? new Set(requiredFields(enforcedSchema).map((field) => field.name)) : undefined;
     const inBand = (field: string) => enforced !== undefined && !enforced.has(field);
+    // A field its input takes as any value (pydantic's `Any`; circle_click's x / y) answers a wrong type itself too.
+    const anyTyped = (field: string) => {
+      const property = (enforcedSchema?.properties as Record<string, object> | undefined)?.[field];
+      return property !== undefined && Object.keys(property).length === 0;
+    };
     const valid = exampleValue(schema) as Row;
     const accepted = await call(tool.name, valid);
     if (accepted.status === 422) problems.push(`tool '${tool.name}': rejected ${JSON.stringify(valid)}, an input its schema allows, with 422: ${clip(accepted.text)}`);
@@ -195,7 +201,7 @@ async function toolsCheck(running: RunningEnvironment, served: FunctionToolDefin
         const input = { ...valid, [field.name]: wrong.value };
         const answer = await call(tool.name, input);
         invalidTried++;
-        if (answer.status !== 422 && inBand(field.name)) notes.push(`tool '${tool.name}': field '${field.name}' given ${wrong.described} answered ${answer.status} in-band (its input schema does not require '${field.name}'; only the model's does): ${clip(answer.text, 120)}`);
+        if (answer.status !== 422 && (inBand(field.name) || anyTyped(field.name))) notes.push(`tool '${tool.name}': field '${field.name}' given ${wrong.described} answered ${answer.status} in-band (its input schema ${anyTyped(field.name) ? "takes any value" : "does not require it"} for '${field.name}'; only the model's types it): ${clip(answer.text, 120)}`);
         else if (answer.status !== 422) problems.push(`tool '${tool.name}': field '${field.name}' given ${wrong.described} (${JSON.stringify(wrong.value)}; the schema says ${wrong.expected}) answered ${answer.status} ${clip(answer.text, 120)}, expected a 422 naming '${field.name}'`);
         else if (!namesField(answer, field.name)) problems.push(`tool '${tool.name}': field '${field.name}' given ${wrong.described}: the 422 does not name '${field.name}': ${clip(answer.text)}`);
       }

@@ -8,6 +8,7 @@ import { computeAggregateMetrics } from "../metrics/index.ts";
 import { parseBody } from "./base-app.ts";
 import { HttpError } from "../protocol/errors.ts";
 import { FAILURE_CLASS_HEADER } from "../protocol/failures.ts";
+import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { InfrastructureFailure } from "../client/inner-answer.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 
@@ -47,6 +48,8 @@ export interface ResponsesApiAgentSpec<Config> {
   ): Promise<AgentResponsesResult>;
   /** `row` keeps every dataset field (extra="allow"). */
   run(call: AgentCall & { row: Record<string, unknown> & { responses_create_params: ResponseCreateParamsInput } }, context: ServerContext<Config>): Promise<Record<string, unknown>>;
+  /** /run answer fields that Python types as float, written with a trailing ".0" when integral (beyond `reward`). */
+  floatFields?: string[];
   /** Defaults to computing the metrics locally. */
   aggregateMetrics?(body: z.output<typeof AggregateMetricsRequestSchema>, context: ServerContext<Config>): Promise<unknown>;
 }
@@ -104,6 +107,7 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       app.post("/run", async (request, reply) => {
         parseBody(BaseRunRequestSchema, request);
         const row = request.body as Record<string, unknown> & { responses_create_params: ResponseCreateParamsInput };
+        if (spec.floatFields) reply.wireFloatFields = new Set([...FLOAT_FIELDS, ...spec.floatFields]);
         return answeringInfrastructureFailures(reply, () => spec.run({ row, cookies: request.cookies, rolloutId: undefined, signal: callerGone(reply) }, context));
       });
 

@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { pythonStrip } from "../../src/python/str.ts";
-import { asciiDigits, pythonFloat, pythonInt, pythonIntBig } from "../../src/python/numbers.ts";
+import { asciiDigits, pythonFloat, pythonInt, pythonIntBig, pythonIntOfJson } from "../../src/python/numbers.ts";
 import { OverflowError, ValueError } from "../../src/python/exception.ts";
 import { pythonStringRepr } from "../../src/python/repr.ts";
 
@@ -41,4 +41,14 @@ describe("int() and float()", () => {
     assert.throws(() => pythonFloat(10n ** 400n), OverflowError);
     assert.throws(() => pythonFloat(null), /must be a string or a real number, not 'NoneType'/);
   });
+});
+
+test("pythonIntOfJson: int() of a JSON value — bools 0/1, floats truncated toward zero, strings read, nan/inf and None raise as Python does", () => {
+  assert.deepEqual([pythonIntOfJson(true), pythonIntOfJson(false), pythonIntOfJson(150.9), pythonIntOfJson(-2.7), pythonIntOfJson(" +1_40 ")], [1, 0, 150, -2, 140]);
+  assert.ok(Object.is(pythonIntOfJson(-0.5), 0), "int(-0.5) is 0, not -0");
+  assert.throws(() => pythonIntOfJson(NaN), { name: "ValueError", message: "cannot convert float NaN to integer" });
+  assert.throws(() => pythonIntOfJson(Infinity), { name: "OverflowError", message: "cannot convert float infinity to integer" });
+  assert.throws(() => pythonIntOfJson("150.0"), { name: "ValueError", message: "invalid literal for int() with base 10: '150.0'" });
+  assert.throws(() => pythonIntOfJson(null), { name: "TypeError", message: "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'" });
+  assert.throws(() => pythonIntOfJson([1]), { name: "TypeError" });
 });
