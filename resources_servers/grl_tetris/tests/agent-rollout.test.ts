@@ -6,13 +6,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assistantMessage, http, injectServer, readRows, responseWith, serverDefinition, sharedDataFile, startServers } from "../../../src/testing/index.ts";
-import scriptedModel from "../../../responses_api_models/scripted_model/app.ts";
 import tetris from "../app.ts";
 import { recordedTurns, startupSeedFor } from "./recorded.ts";
 
 const ownRows = readRows(join(import.meta.dirname, "../data/example.jsonl"));
 const nemoRows = sharedDataFile("grl_tetris/data/example.jsonl");
 const nemoRollouts = sharedDataFile("grl_tetris/data/example_rollouts.jsonl");
+const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
 const dir = mkdtempSync(join(tmpdir(), "grl-tetris-agent-"));
 const observations = (output: any[]) => output.filter((item) => item.role === "user").map((item) => item.content);
 
