@@ -98,6 +98,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/example_multi_turn_gymnasium": RESOURCES_SERVER,
   "resources_servers/example_session_state_mgmt": RESOURCES_SERVER,
   "resources_servers/example_single_tool_call": RESOURCES_SERVER,
+  "resources_servers/example_tool_call_multireward": RESOURCES_SERVER,
   "resources_servers/format_verification": RESOURCES_SERVER,
   "resources_servers/frontierscience_judge": [
     ...RESOURCES_SERVER,
