@@ -29,7 +29,8 @@ const REPLAY_NOT_PORTED =
   "openair_congestion backend 'replay' is not ported: its scenarios and KPI noise come from NumPy's default_rng (PCG64 seeded through SeedSequence, ziggurat normal draws), which this project has no port of; set backend: dataset_replay with a dataset_path to replay recorded KPI snapshots";
 
 // pydantic's strict positive int (a bool or float is refused by name, as NeMo Gym's field validators do).
-const positiveInt = (name: string) => z.number().refine((v) => Number.isInteger(v) && v >= 1, `${name} must be a positive integer`);
+const positiveInt = (name: string) =>
+  z.unknown().refine((v) => typeof v === "number" && Number.isInteger(v) && v >= 1, `${name} must be a positive integer`).transform((v) => v as number);
 
 const Config = z.object({
   backend: z.string().default("replay"),
@@ -39,7 +40,7 @@ const Config = z.object({
   cell_capacity_mbps: z.number().default(60.0),
   reward_weights: z.record(z.string(), z.number()).nullish(),
   agent_max_steps: positiveInt("agent_max_steps").default(16),
-  session_ttl_s: z.number().refine((v) => Number.isFinite(v) && v > 0, "session_ttl_s must be a positive finite number").default(3600.0),
+  session_ttl_s: z.unknown().refine((v) => typeof v === "number" && Number.isFinite(v) && v > 0, "session_ttl_s must be a positive finite number").transform((v) => v as number).default(3600.0),
   protocol_violation_penalty: z.number().refine((v) => Number.isFinite(v) && v < 0, "protocol_violation_penalty must be finite and negative").default(-1.0),
 });
 type Config = z.output<typeof Config>;
@@ -48,36 +49,51 @@ type Config = z.output<typeof Config>;
 const backendName = (config: Config) => (process.env.OPENAIR_CONGESTION_BACKEND || config.backend || "replay").trim().toLowerCase();
 
 interface Instance {
-  dataset?: ReturnType<typeof loadDataset>;
+  dataset: ReturnType<typeof loadDataset>;
   weights: RewardWeights;
   liveEpisodes: number;
+  /** The live episode of each session, so a re-reset frees the old slot before taking a new one. */
+  bySession: Map<string, EpisodeState>;
 }
-const instances = new WeakMap<object, Instance>();
+/** An instance's backend, or the 501 a backend this port does not run answers at /reset. */
+const instances = new WeakMap<object, Instance | HttpError>();
 
-/** The instance's backend, built once (a bad dataset or weight fails the first reset with its line-numbered reason). */
-function instanceOf(server: ServerContext<Config>): Instance {
-  let instance = instances.get(server);
-  if (instance) return instance;
+/**
+ * Builds the instance's backend at start, as NeMo Gym's model_post_init does: an unknown backend, a bad weight or
+ * capacity, or a dataset row NeMo Gym's loader refuses stops the server with the reason (file and line for a row).
+ */
+function buildBackend(server: ServerContext<Config>): void {
   const config = server.config;
+  // NeMo Gym reclaims a crashed client's episode after session_ttl_s; here the library's idle expiry does that job.
+  const idleTtlS = (config as Config & { session_idle_ttl_s: number }).session_idle_ttl_s;
+  if (config.session_ttl_s !== idleTtlS) {
+    throw new Error(`openair_congestion: session_ttl_s=${config.session_ttl_s} must equal session_idle_ttl_s=${idleTtlS}: this port reclaims idle episodes after session_idle_ttl_s`);
+  }
   const name = backendName(config);
-  if (name === "replay") throw new HttpError(501, REPLAY_NOT_PORTED);
-  if (name === "oai_collector") throw new HttpError(501, "backend 'oai_collector' is not implemented in this contribution; supported backends are 'replay' and diagnostic-only 'dataset_replay'");
-  if (name !== "dataset_replay") throw new HttpError(400, `unknown backend '${name}'; supported backends: 'replay', 'dataset_replay'`);
-  if (!Number.isFinite(config.cell_capacity_mbps) || config.cell_capacity_mbps <= 0) throw new HttpError(400, "cell_capacity_mbps must be greater than zero");
+  if (name === "replay") return void instances.set(server, new HttpError(501, REPLAY_NOT_PORTED));
+  if (name === "oai_collector") throw new Error("backend 'oai_collector' is not implemented in this contribution; supported backends are 'replay' and diagnostic-only 'dataset_replay'");
+  if (name !== "dataset_replay") throw new Error(`unknown backend '${name}'; supported backends: 'replay', 'dataset_replay'`);
+  if (!Number.isFinite(config.cell_capacity_mbps) || config.cell_capacity_mbps <= 0) throw new Error("cell_capacity_mbps must be greater than zero");
   const weights = { ...DEFAULT_WEIGHTS };
   for (const [key, value] of Object.entries(config.reward_weights ?? {})) {
-    if (!(key in DEFAULT_WEIGHTS)) throw new HttpError(400, `reward_weights contains unknown field '${key}'`);
-    if (!Number.isFinite(value)) throw new HttpError(400, `reward_weights.${key}: reward_weights.${key} must be a finite number`);
+    if (!(key in DEFAULT_WEIGHTS)) throw new Error(`reward_weights contains unknown field '${key}'`);
+    if (!Number.isFinite(value)) throw new Error(`reward_weights.${key}: reward_weights.${key} must be a finite number`);
     weights[key as keyof RewardWeights] = value;
   }
   const path = isAbsolute(config.dataset_path) ? config.dataset_path : join(SERVER_DIR, config.dataset_path);
-  instance = { dataset: loadDataset(path), weights, liveEpisodes: 0 };
-  instances.set(server, instance);
+  instances.set(server, { dataset: loadDataset(path), weights, liveEpisodes: 0, bySession: new Map() });
+}
+
+function instanceOf(server: ServerContext<Config>): Instance {
+  const instance = instances.get(server);
+  if (instance === undefined) throw new Error("openair_congestion: backend not built (routes did not run)");
+  if (instance instanceof HttpError) throw instance;
   return instance;
 }
 
 interface EpisodeState {
   instance: Instance;
+  sessionId: string;
   episode: DatasetEpisode;
   contract: Record<string, unknown>;
   cumulative_reward: number;
@@ -137,6 +153,7 @@ function release(state: EpisodeState) {
   if (state.released) return;
   state.released = true;
   state.instance.liveEpisodes -= 1;
+  if (state.instance.bySession.get(state.sessionId) === state) state.instance.bySession.delete(state.sessionId);
 }
 
 export default gymnasiumServer({
@@ -145,23 +162,27 @@ export default gymnasiumServer({
   metadata: Metadata,
   floatFields: [...REWARD_FLOAT_FIELDS, "cell_capacity_mbps"],
 
-  reset(metadata, { config, server }) {
+  reset(metadata, { config, server, sessionId }) {
     const instance = instanceOf(server as ServerContext<Config>);
+    // A client retry can reset twice with the same cookie: the old episode's slot is freed first.
+    const stale = instance.bySession.get(sessionId);
+    if (stale !== undefined) release(stale);
     const seed = metadata.seed ?? 0;
     // The agent drives at most agent_max_steps turns: the episode's budget never exceeds it.
     const effectiveMaxSteps = Math.min(metadata.max_steps ?? config.max_steps_default, config.agent_max_steps);
-    if (instance.liveEpisodes >= config.pool_size) throw new HttpError(503, `dataset episode pool exhausted (${config.pool_size} live); close episodes or raise pool_size`);
     let key: string;
     try {
-      key = selectEpisodeKey(instance.dataset!, metadata.scenario_id === undefined || metadata.scenario_id === null ? undefined : String(metadata.scenario_id), seed);
+      key = selectEpisodeKey(instance.dataset, metadata.scenario_id === undefined || metadata.scenario_id === null ? undefined : String(metadata.scenario_id), seed);
     } catch (error) {
       if (error instanceof UnknownScenarioError) throw new HttpError(422, error.message);
       throw error;
     }
-    const episode = startEpisode(instance.dataset!, key, `ds_${randomUUID().replace(/-/g, "").slice(0, 12)}`, effectiveMaxSteps);
+    if (instance.liveEpisodes >= config.pool_size) throw new HttpError(503, `dataset episode pool exhausted (${config.pool_size} live); close episodes or raise pool_size`);
+    const episode = startEpisode(instance.dataset, key, `ds_${randomUUID().replace(/-/g, "").slice(0, 12)}`, effectiveMaxSteps);
     instance.liveEpisodes += 1;
     const contract = { ...DATASET_CAPABILITIES, ...rewardContract(instance.weights), observation_render: OBSERVATION_RENDER, supports_explicit_close: true, supports_step_idempotency: true };
-    const state: EpisodeState = { instance, episode, contract, cumulative_reward: 0.0, n_steps: 0, agent_steps: 0, max_agent_steps: effectiveMaxSteps, released: false };
+    const state: EpisodeState = { instance, sessionId, episode, contract, cumulative_reward: 0.0, n_steps: 0, agent_steps: 0, max_agent_steps: effectiveMaxSteps, released: false };
+    instance.bySession.set(sessionId, state);
     return {
       state,
       observation: toPolicyText(episode.trajectory[0]!),
@@ -180,7 +201,8 @@ export default gymnasiumServer({
   },
   disposeState: release,
 
-  routes(app, _server, episodes) {
+  routes(app, server, episodes) {
+    buildBackend(server as ServerContext<Config>);
     // Cookie-scoped, idempotent cleanup: frees the episode's slot without a reset.
     app.post("/close", async (request) => {
       const episode = await episodes.get(request.sessionId);

@@ -235,6 +235,18 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/nvarc": [...RESOURCES_SERVER, "agent_mode", "python_timeout_seconds"],
   "resources_servers/omniscience": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
+  "resources_servers/openair_congestion": [
+    ...RESOURCES_SERVER,
+    "backend",
+    "pool_size",
+    "max_steps_default",
+    "dataset_path",
+    "cell_capacity_mbps",
+    "reward_weights",
+    "agent_max_steps",
+    "session_ttl_s",
+    "protocol_violation_penalty",
+  ],
   "resources_servers/openenv": [...RESOURCES_SERVER, "env_class", "action_class", "reset_kwargs", "is_mcp"],
   "resources_servers/over_refusal_detection": [
     ...RESOURCES_SERVER,

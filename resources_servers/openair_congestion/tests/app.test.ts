@@ -254,3 +254,68 @@ test("the example data has 5 valid rows offering the eight tools", () => {
   assertRowsAreRunRequests(rows);
   for (const row of rows) assert.deepEqual(row.responses_create_params.tools.map((t: { name: string }) => t.name), ["set_scheduler_policy", "set_prb_cap", "set_mcs_bounds", "set_qos_weights", "set_admission_policy", "set_handover_trigger", "set_ul_power_control", "noop"]);
 });
+
+test("the config is checked at start, as NeMo Gym's config validators and model_post_init do", async () => {
+  const refused: [Record<string, unknown>, RegExp][] = [
+    [{ protocol_violation_penalty: 0 }, /protocol_violation_penalty must be finite and negative/],
+    [{ protocol_violation_penalty: 0.5 }, /protocol_violation_penalty must be finite and negative/],
+    [{ pool_size: 0 }, /pool_size must be a positive integer/],
+    [{ agent_max_steps: 2.5 }, /agent_max_steps must be a positive integer/],
+    [{ max_steps_default: true }, /max_steps_default/],
+    [{ session_ttl_s: -1 }, /session_ttl_s must be a positive finite number/],
+    [{ session_ttl_s: 60 }, /session_ttl_s=60 must equal session_idle_ttl_s=3600/],
+    [{ backend: "lab" }, /unknown backend 'lab'; supported backends: 'replay', 'dataset_replay'/],
+    [{ backend: "oai_collector" }, /backend 'oai_collector' is not implemented/],
+    [{ cell_capacity_mbps: 0 }, /cell_capacity_mbps must be greater than zero/],
+    [{ reward_weights: { w_speed: 1 } }, /reward_weights contains unknown field 'w_speed'/],
+    [{ dataset_path: "data/none.jsonl" }, /dataset file not found/],
+  ];
+  for (const [overrides, reason] of refused) {
+    const config = { backend: "dataset_replay", dataset_path: FIXTURE, ...overrides };
+    await assert.rejects(injectServer(openair, config, { instanceName: "bad" }), reason, JSON.stringify(overrides));
+  }
+});
+
+test("reward_weights override the openair_v1 defaults and are announced in the contract", async () => {
+  const weighted = await injectServer(openair, { backend: "dataset_replay", dataset_path: FIXTURE, reward_weights: { w_fair: 0, w_tput: 0, w_prb_level: 0 } }, { instanceName: "weighted" });
+  try {
+    const { reset, call } = await episode(undefined, weighted);
+    assert.equal(reset.json<{ info: Info }>().info.reward_weights.w_fair, 0);
+    assert.equal((await call("noop", {})).reward, 0);
+  } finally {
+    await weighted.close();
+  }
+});
+
+test("OPENAIR_CONGESTION_BACKEND overrides the config's backend", async () => {
+  process.env.OPENAIR_CONGESTION_BACKEND = "dataset_replay";
+  try {
+    const overridden = await injectServer(openair, { backend: "replay", dataset_path: FIXTURE }, { instanceName: "overridden" });
+    try {
+      assert.equal((await overridden.session().post("/reset", { responses_create_params: params })).status, 200);
+    } finally {
+      await overridden.close();
+    }
+  } finally {
+    delete process.env.OPENAIR_CONGESTION_BACKEND;
+  }
+});
+
+test("a re-reset in the same session replaces the episode and frees the old slot", async () => {
+  const small = await injectServer(openair, { backend: "dataset_replay", dataset_path: FIXTURE, pool_size: 1 }, { instanceName: "rereset" });
+  try {
+    const session = small.session();
+    for (let i = 0; i < 3; i++) assert.equal((await session.post("/reset", { responses_create_params: params })).status, 200);
+  } finally {
+    await small.close();
+  }
+});
+
+test("two sessions step their own episodes", async () => {
+  const a = await episode({ scenario_id: "campus_evening" });
+  const b = await episode({ scenario_id: "stadium_two_cells" });
+  await a.call("noop", {});
+  await a.call("noop", {});
+  assert.equal((await b.call("noop", {})).info.step_idx, 1);
+  assert.equal((await a.call("noop", {})).info.step_idx, 3);
+});
