@@ -194,7 +194,7 @@ export default gymnasiumServer({
     // A transport retry with the same request id gets the first answer, not a second transition.
     const requestId = metadata._ng_step_request_id ?? undefined;
     if (requestId !== undefined && state.lastStep?.requestId === requestId) return state.lastStep.result;
-    const result = stepOnce(state, action.output as unknown[], config, functionCalls(action));
+    const result = stepOnce(state, config, functionCalls(action));
     if (requestId !== undefined) state.lastStep = { requestId, result };
     if (result.terminated || result.truncated) release(state);
     return result;
@@ -214,7 +214,7 @@ export default gymnasiumServer({
   },
 });
 
-function stepOnce(state: EpisodeState, _output: unknown[], config: Config, calls: { call_id: string; name: string; arguments: string }[]): StepResult {
+function stepOnce(state: EpisodeState, config: Config, calls: { call_id: string; name: string; arguments: string }[]): StepResult {
   state.agent_steps += 1;
   const outOfBudget = state.agent_steps >= state.max_agent_steps;
   if (calls.length === 0) return protocolViolation(state, config, "no_tool_call", NO_TOOL_CALL_MSG, []);

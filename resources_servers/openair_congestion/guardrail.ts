@@ -26,7 +26,6 @@ const isNumber = (v: PyValue | undefined): v is bigint | boolean | number => isI
 const num = (v: bigint | boolean | number): number => Number(v);
 const repr = (v: PyValue | undefined) => pythonRepr(v ?? null);
 const tupleRepr = (values: readonly (string | number)[]) => `(${values.map((v) => (typeof v === "string" ? repr(v) : floatRepr(v))).join(", ")})`;
-const intTupleRepr = (values: readonly number[]) => `(${values.join(", ")})`;
 
 /** Python's int(k) on a 5QI / slice key (a str of digits, optionally signed and padded), or undefined for its ValueError. */
 function pythonIntOfKey(key: string): number | undefined {
@@ -142,4 +141,3 @@ export function check(action: ToolCall, topology: GuardrailTopology, history: Hi
 
 /** Python's `:g` for the rate limit (2.0 → "2"). */
 const formatG = (x: number) => String(Number(x.toPrecision(6)));
-export { intTupleRepr };

@@ -141,6 +141,8 @@ test("malformed calls are invalid_tool_call: bad JSON, non-object, duplicate key
     ["set_scheduler_policy", '{"cell_id": "0", "policy": "RR"}', /^'0' is not of type 'integer'$/],
     ["set_scheduler_policy", '{"cell_id": 0}', /^'policy' is a required property$/],
     ["noop", '{"why": "idle"}', /^Additional properties are not allowed \('why' was unexpected\)$/],
+    // The structural schema keeps additionalProperties: a slice reservation (not modeled) is malformed, not rejected.
+    ["set_admission_policy", '{"cell_id": 0, "accept_threshold_pct": 80, "slice_reservation": {"1": 10}}', /^Additional properties are not allowed \('1' was unexpected\)$/],
   ];
   for (const [name, args, error] of cases) {
     const step = await (await episode()).call(name, args);
