@@ -79,7 +79,7 @@ const typecheck = filter.length === 0
 
 console.log(`[test] ${files.length} test files, ${concurrency} at a time`);
 const tests = run(
-  ["--import", "./bin/ts-register.js", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, "--test-timeout=240000", ...files],
+  ["--import", "./bin/ts-register.js", "--test", "--test-reporter=spec", ...(process.env.GYM_TEST_TIMES ? ["--test-reporter-destination=stdout", "--test-reporter=" + process.env.GYM_TEST_TIMES, "--test-reporter-destination=/tmp/file-times.txt"] : []), `--test-concurrency=${concurrency}`, "--test-timeout=240000", ...files],
   { stdio: "inherit", env: { ...process.env, NODE_ENV: "test" } },
 );
 const [typecheckResult, testResult] = await Promise.all([typecheck, tests]);

@@ -30,6 +30,8 @@ test("the shipped folders are the ones NeMo Gym has and this project can run", (
     "blackjack",
     "calendar",
     "calendar_v2",
+    "circle_click",
+    "circle_count",
     "code_gen",
     "instruction_following",
     "langgraph_orchestrator_reasoning_gym",
