@@ -57,6 +57,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/calendar": RESOURCES_SERVER,
   "resources_servers/circle_click": RESOURCES_SERVER,
   "resources_servers/circle_count": RESOURCES_SERVER,
+  "resources_servers/citation_if": RESOURCES_SERVER,
   "resources_servers/code_fim": [...RESOURCES_SERVER, "split", "num_processes", "timeout"],
   "resources_servers/code_gen": [...RESOURCES_SERVER, "num_processes", "unit_test_timeout_secs", "debug", "reasoning_format_penalty"],
   "resources_servers/competitive_coding_challenges": [...RESOURCES_SERVER, "test_file", "test_batch_size", "num_parallel_requests", "time_scale", "shared_dir", "reward_mode"],
@@ -169,6 +170,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
   // ImageToolsPivotResourcesServerConfig (app.py; base.py's tool surface has no config class of its own).
+  "resources_servers/ifbench": [...RESOURCES_SERVER, "num_processes"],
   "resources_servers/image_tools": [
     ...RESOURCES_SERVER,
     "reward_mode",
