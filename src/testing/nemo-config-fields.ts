@@ -76,6 +76,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "prepared_images",
     "prepared_image_manifest",
   ],
+  "resources_servers/equivalence_rule": [...RESOURCES_SERVER, "grading_rule"],
   "resources_servers/equivalence_llm_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
