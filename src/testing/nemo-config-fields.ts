@@ -289,6 +289,15 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "use_chat_completions_for_judge",
     "judge_prompt_path",
   ],
+  // PolyMathResourcesServerConfig subclasses math_with_judge's config and adds nothing.
+  "resources_servers/polymath": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "should_use_judge",
+    "library_verifier_timeout_seconds",
+    "library_verifier_max_concurrency",
+  ],
   "resources_servers/proof_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
