@@ -1,8 +1,8 @@
-// Python's difflib.get_close_matches (SequenceMatcher.ratio over characters, no junk function), so that a
-// "did you mean" hint names the same candidate NeMo Gym's does.
+// Python's difflib: SequenceMatcher.ratio (no junk function, autojunk on) and get_close_matches, so that a "did you
+// mean" hint names the same candidate NeMo Gym's does and a similarity reward is the one NeMo Gym computes.
 
 /** Total size of the matching blocks of `a` and `b` (SequenceMatcher.get_matching_blocks, summed). */
-function matchingCharacters(a: string, b: string): number {
+function matchingCharacters(a: ArrayLike<string>, b: ArrayLike<string>): number {
   // b2j: every index of each character of b; with autojunk, characters of a long b (≥ 200) that occur in
   // more than 1% of it are "popular" and never start a match.
   const b2j = new Map<string, number[]>();
@@ -50,10 +50,17 @@ function matchingCharacters(a: string, b: string): number {
   return total;
 }
 
-/** SequenceMatcher(None, a, b).ratio(). */
+/** SequenceMatcher(None, a, b).ratio(), over UTF-16 units (equal to Python's where neither string has an astral character). */
 export function sequenceRatio(a: string, b: string): number {
   const length = a.length + b.length;
   return length === 0 ? 1 : (2 * matchingCharacters(a, b)) / length;
+}
+
+/** SequenceMatcher(None, a, b).ratio() over code points, as Python's str sequences are (autojunk included). */
+export function codePointSequenceRatio(a: string, b: string): number {
+  const [left, right] = [Array.from(a), Array.from(b)];
+  const length = left.length + right.length;
+  return length === 0 ? 1 : (2 * matchingCharacters(left, right)) / length;
 }
 
 /** The upper bound SequenceMatcher.quick_ratio computes from character counts alone. */

@@ -77,6 +77,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "prepared_images",
     "prepared_image_manifest",
   ],
+  "resources_servers/equivalence_rule": [...RESOURCES_SERVER, "grading_rule"],
   "resources_servers/equivalence_llm_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -170,6 +171,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
   // ImageToolsPivotResourcesServerConfig (app.py; base.py's tool surface has no config class of its own).
+  "resources_servers/hotpotqa_qa": [...RESOURCES_SERVER, "report_filtered_metrics"],
   "resources_servers/ifbench": [...RESOURCES_SERVER, "num_processes"],
   "resources_servers/image_tools": [
     ...RESOURCES_SERVER,
@@ -290,6 +292,15 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "use_chat_completions_for_judge",
     "judge_prompt_path",
   ],
+  // PolyMathResourcesServerConfig subclasses math_with_judge's config and adds nothing.
+  "resources_servers/polymath": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "should_use_judge",
+    "library_verifier_timeout_seconds",
+    "library_verifier_max_concurrency",
+  ],
   "resources_servers/proof_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -309,6 +320,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
   "resources_servers/single_step_tool_use_with_argument_comparison": [...RESOURCES_SERVER, "tool_call_comparator_config"],
   "resources_servers/spider2_lite": [...RESOURCES_SERVER, "spider2_lite_dir", "max_concurrency", "sql_execution_timeout_s"],
+  "resources_servers/string_match": RESOURCES_SERVER,
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
   "resources_servers/swerl_llm_judge": RESOURCES_SERVER,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertRowsAreRunRequests, assistantMessage, http, type InProcessGraph, readRows, responseWith, serverDefinition, startServers } from "../../../src/testing/index.ts";
 import mathWithJudge from "../app.ts";
-import { JUDGE_SYSTEM_MESSAGE } from "../judge.ts";
+import { JUDGE_SYSTEM_MESSAGE } from "../../../src/ports/math/equivalence-judge.ts";
 
 // Another server folder, loaded by its path as a config names it (a server folder imports only src/).
 const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
