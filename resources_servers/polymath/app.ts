@@ -16,7 +16,7 @@ export default resourcesServer({
   verify: {
     input: z.object({ ...LibraryJudgeMathFields, weight: z.number().nullable().default(null), language: z.string().nullable().default(null) }),
     async run(_state, body, { config, server }) {
-      const base = await verifyLibraryJudgeMath(body, config, server, { gapsAre501: true });
+      const base = await verifyLibraryJudgeMath(body, config, server);
       return { ...base, weight: body.weight, language: body.language };
     },
   },

@@ -32,24 +32,17 @@ export type LibraryJudgeMathResult = {
   judge_evaluations: JudgeEvaluation[] | null;
 };
 
-export interface LibraryJudgeMathOptions {
-  /**
-   * A library result this port cannot stand by (a gap of the math-verify port: a LaTeX command latex2sympy parses
-   * and the port does not, a set SymPy compares and the port does not) is a 501 naming it instead of a guessed 0.
-   */
-  gapsAre501?: boolean;
-}
-
 export async function verifyLibraryJudgeMath(
   body: { response: NeMoGymResponse; question: string; expected_answer: string } & Record<string, unknown>,
   config: LibraryJudgeMathConfig,
   server: ServerContext<unknown>,
-  options: LibraryJudgeMathOptions = {},
 ): Promise<LibraryJudgeMathResult> {
   const { response, question, expected_answer } = body;
   const generated = responseOutputText(response);
   const library = verifyMath(expected_answer, generated, { maxSteps: LIBRARY_MAX_STEPS, deadlineMs: config.library_verifier_timeout_seconds * 1000 });
-  if (options.gapsAre501 && library.gaps.length > 0) {
+  // A library result this port cannot stand by (a gap of the math-verify port: a LaTeX command latex2sympy parses and
+  // the port does not, a set SymPy compares and the port does not) is a 501 naming it, never a guessed 0.
+  if (library.gaps.length > 0) {
     throw new HttpError(501, `math-verify's answer for this row is not known here: the math-verify port stops at ${library.gaps.join("; ")}`);
   }
   if (library.reason) server.log.debug(`math library scored 0: ${library.reason}`);
