@@ -96,6 +96,12 @@ describe("math_with_judge verify (judge off, as shipped)", () => {
     assert.deepEqual([body.reward, body.extracted_answer], [0, null]);
   });
 
+  test("a gap of the math-verify port is a 501 naming it, not a guessed 0 (NeMo Gym's math-verify scores it 1.0)", async () => {
+    const answer = await verify(shipped, { question: "q", expected_answer: "4" }, String.raw`\boxed{\int_0^2 2x\,dx}`);
+    assert.equal(answer.status, 501, answer.text);
+    assert.match(answer.json<{ detail: string }>().detail, /\\int .*latex2sympy/);
+  });
+
   test("a missing question or expected_answer is a 422 naming the field", async () => {
     for (const field of ["question", "expected_answer"]) {
       const fields: Record<string, unknown> = { question: "q", expected_answer: "1" };
