@@ -180,6 +180,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "log_unparsed_generations",
     "log_unparsed_every_n",
   ],
+  "resources_servers/imo_gradingbench": RESOURCES_SERVER,
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
     ...RESOURCES_SERVER,
