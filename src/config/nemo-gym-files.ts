@@ -51,6 +51,7 @@ export const NEMO_GYM_SERVER_FILE_SHA256: Readonly<Record<string, string>> = Obj
   "resources_servers/over_refusal_detection/configs/over_refusal_detection_nemotron_tp8.yaml": "ec9e1d2463955d73c72bbab98b347df2ffa6113b249bee7cfd9b6d2c4845f35e",
   "resources_servers/over_refusal_detection/util.py": "8d58330dd3a8ff746a80948300cf12ba1e5518cbfbbfa40dbbdbb49ea48b5eb0",
   "resources_servers/physics_judge/prompts/judge.yaml": "ca0e67219acbc6dbd837e7face50371fee61c4d0cc98cfb79cac8d7144225560",
+  "resources_servers/proof_genselect/prompt_templates/genselect.yaml": "3ee605deb4f99667b1f43aec9bd5e00aab808b76e3da81dca9607b8fda9a690b",
   "resources_servers/proof_judge/prompt_templates/meta-verifier.yaml": "50100cdf976dd2c657f8f2b1f82f1230015d8489c05996511127c320e0419cb6",
   "resources_servers/proof_judge/prompt_templates/verifier.yaml": "e4e8c5bb96cff03846b3c4a300927512ec5def04b59dfffea1a5028f938143de",
   "resources_servers/proof_verification/prompt_templates/meta-verifier.yaml": "3476cb7f6a3734d6ad9b3ca16bf71512829786c1912ae1fd4850369cc4e2b85c",

@@ -289,6 +289,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "use_chat_completions_for_judge",
     "judge_prompt_path",
   ],
+  "resources_servers/proof_genselect": [...RESOURCES_SERVER, "assert_think_end"],
   "resources_servers/proof_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
