@@ -1,8 +1,8 @@
-// Python's difflib.get_close_matches (SequenceMatcher.ratio over characters, no junk function), so that a
-// "did you mean" hint names the same candidate NeMo Gym's does.
+// Python's difflib: SequenceMatcher(None, a, b).ratio() over characters (code points, as Python counts them; autojunk
+// on, no junk function) and get_close_matches, so that a similarity score or a "did you mean" hint is NeMo Gym's.
 
-/** Total size of the matching blocks of `a` and `b` (SequenceMatcher.get_matching_blocks, summed). */
-function matchingCharacters(a: string, b: string): number {
+/** Total size of the matching blocks of `a` and `b` (SequenceMatcher.get_matching_blocks, summed): characters one an element. */
+function matchingCharacters(a: ArrayLike<string>, b: ArrayLike<string>): number {
   // b2j: every index of each character of b; with autojunk, characters of a long b (≥ 200) that occur in
   // more than 1% of it are "popular" and never start a match.
   const b2j = new Map<string, number[]>();
@@ -50,10 +50,13 @@ function matchingCharacters(a: string, b: string): number {
   return total;
 }
 
-/** SequenceMatcher(None, a, b).ratio(). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** SequenceMatcher(None, a, b).ratio(): a character outside the BMP is one element, as in Python. */
 export function sequenceRatio(a: string, b: string): number {
-  const length = a.length + b.length;
-  return length === 0 ? 1 : (2 * matchingCharacters(a, b)) / length;
+  const [x, y] = SURROGATE.test(a) || SURROGATE.test(b) ? [Array.from(a), Array.from(b)] : [a, b];
+  const length = x.length + y.length;
+  return length === 0 ? 1 : (2 * matchingCharacters(x, y)) / length;
 }
 
 /** The upper bound SequenceMatcher.quick_ratio computes from character counts alone. */

@@ -311,6 +311,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/spider2_lite": [...RESOURCES_SERVER, "spider2_lite_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
+  "resources_servers/swe_pivot": [
+    ...RESOURCES_SERVER,
+    "reward_mode",
+    "enable_target_match",
+    "enable_argument_similarity",
+    "similarity_threshold",
+    "similarity_full_credit",
+    "enable_diff_size_shaping",
+    "diff_size_alpha",
+  ],
   "resources_servers/swerl_llm_judge": RESOURCES_SERVER,
   "resources_servers/tavily_search": [
     ...RESOURCES_SERVER,
