@@ -332,6 +332,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "debug",
     "dump_session_id_to_metrics_on_exit",
   ],
+  "resources_servers/terminal_multi_harness": [...RESOURCES_SERVER, "tool_call_comparator_config"],
   "resources_servers/terminus_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
