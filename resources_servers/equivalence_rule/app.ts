@@ -11,7 +11,7 @@ import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
 import { responseOutputText } from "../../src/protocol/index.ts";
 import { RequestValidationError } from "../../src/protocol/errors.ts";
-import { codePointSequenceRatio } from "../../src/python/difflib.ts";
+import { sequenceRatio } from "../../src/python/difflib.ts";
 import { compilePythonRegex } from "../../src/python/re/index.ts";
 import { pythonLower, pythonSlice, pythonStrip } from "../../src/python/str.ts";
 
@@ -30,10 +30,10 @@ const PREFIX_CODE_POINTS = 10;
 export function grade(response: string, answer: string, rule: GradingRule): number {
   const [responseN, answerN] = [normalize(response), normalize(answer)];
   if (rule === "exact") return responseN === answerN ? 1 : 0;
-  const similarity = codePointSequenceRatio(responseN, answerN);
+  const similarity = sequenceRatio(responseN, answerN);
   if (rule === "seq_match") return similarity;
   const prefix = pythonSlice(answerN, 0, PREFIX_CODE_POINTS);
-  const prefixSimilarity = codePointSequenceRatio(pythonSlice(responseN, 0, Array.from(prefix).length), prefix);
+  const prefixSimilarity = sequenceRatio(pythonSlice(responseN, 0, Array.from(prefix).length), prefix);
   return Math.max(0, Math.min(1, 0.85 * similarity + 0.15 * prefixSimilarity));
 }
 

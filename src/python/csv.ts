@@ -1,56 +1,10 @@
-// Python's `csv.reader(io.TextIOWrapper(f, encoding=…))` with the default (excel) dialect: universal newlines
-// first (\r\n and \r read as \n), then CPython's parser state machine, non-strict — a quote inside an unquoted
-// field is kept, text after a closing quote joins the field, a blank line is an empty row, and a quoted field
-// open at the end of the data ends there. NeMo Gym's mmlu prepare.py reads the benchmark's CSV files this way.
-export function pythonCsvRows(text: string): string[][] {
-  const input = text.replace(/\r\n?/g, "\n");
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let state: "startRecord" | "startField" | "inField" | "inQuoted" | "quoteInQuoted" = "startRecord";
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  const endRecord = () => {
-    rows.push(row);
-    row = [];
-    state = "startRecord";
-  };
-  for (const c of input) {
-    switch (state) {
-      case "startRecord":
-        if (c === "\n") {
-          endRecord();
-          break;
-        }
-      // fall through: the first character of a record starts its first field
-      case "startField":
-        if (c === "\n") (endField(), endRecord());
-        else if (c === '"') state = "inQuoted";
-        else if (c === ",") (endField(), (state = "startField"));
-        else (field += c), (state = "inField");
-        break;
-      case "inField":
-        if (c === "\n") (endField(), endRecord());
-        else if (c === ",") (endField(), (state = "startField"));
-        else field += c;
-        break;
-      case "inQuoted":
-        if (c === '"') state = "quoteInQuoted";
-        else field += c;
-        break;
-      case "quoteInQuoted":
-        if (c === '"') (field += c), (state = "inQuoted");
-        else if (c === ",") (endField(), (state = "startField"));
-        else if (c === "\n") (endField(), endRecord());
-        else (field += c), (state = "inField");
-        break;
-    }
-  }
-  if (state !== "startRecord") (endField(), endRecord());
-  return rows;
-}
+// Python's csv module with the default (excel) dialect: CPython's (3.11+) parser state machine, non-strict — a quote
+// inside an unquoted field is kept, text after a closing quote joins the field, a blank line is an empty row, and a
+// quoted field open at the end of the data ends there. The reader sees the text line by line, as the file object it
+// reads gives the lines: with universal newlines (`io.TextIOWrapper`, `open()`; NeMo Gym's mmlu prepare.py) every
+// `\r\n` and `\r` has become `\n`; from an `io.StringIO` (imo_gradingbench's prepare.py, IFBench's checkers,
+// structured outputs) lines end at `\n` only and a `\r` reaches the parser: a line end outside quotes, kept inside
+// them, and an error before more text on its line.
 
 /** The dialect knobs `csv.reader` is called with here; the rest are excel's (no escapechar, doublequote, not strict). */
 export interface CsvDialect {
@@ -171,4 +125,26 @@ export function pythonCsvReader(lines: Iterable<string>, dialect: CsvDialect = {
     if (ended) return rows;
     rows.push(fields);
   }
+}
+
+/** `list(csv.reader(io.TextIOWrapper(f, encoding=…)))`: universal newlines first. */
+export const pythonCsvRows = (text: string): string[][] => pythonCsvReader(stringIoLines(text.replace(/\r\n?/g, "\n")));
+
+/** `list(csv.reader(io.StringIO(text)))`: `\r` reaches the parser. Throws {@link CsvError} where Python raises csv.Error. */
+export const pythonCsvRowsFromString = (text: string): string[][] => pythonCsvReader(stringIoLines(text));
+
+/**
+ * `list(csv.DictReader(f))` over those rows: the first row names the columns (even an empty one); an empty row is skipped; a
+ * short row's missing columns are None, a long row's surplus cells a list under the key None (here `"null"`, the
+ * JSON spelling: no benchmark reads it).
+ */
+export function pythonCsvDictRows(rows: readonly string[][]): Record<string, string | null | string[]>[] {
+  const header = rows[0];
+  if (header === undefined) return [];
+  return rows.slice(1).filter((row) => row.length > 0).map((row) => {
+    const record: Record<string, string | null | string[]> = {};
+    header.forEach((name, i) => Object.defineProperty(record, name, { value: i < row.length ? row[i]! : null, enumerable: true, writable: true, configurable: true }));
+    if (row.length > header.length) record.null = row.slice(header.length);
+    return record;
+  });
 }

@@ -1,7 +1,7 @@
-// Python's difflib: SequenceMatcher.ratio (no junk function, autojunk on) and get_close_matches, so that a "did you
-// mean" hint names the same candidate NeMo Gym's does and a similarity reward is the one NeMo Gym computes.
+// Python's difflib: SequenceMatcher(None, a, b).ratio() over characters (code points, as Python counts them; autojunk
+// on, no junk function) and get_close_matches, so that a similarity score or a "did you mean" hint is NeMo Gym's.
 
-/** Total size of the matching blocks of `a` and `b` (SequenceMatcher.get_matching_blocks, summed). */
+/** Total size of the matching blocks of `a` and `b` (SequenceMatcher.get_matching_blocks, summed): characters one an element. */
 function matchingCharacters(a: ArrayLike<string>, b: ArrayLike<string>): number {
   // b2j: every index of each character of b; with autojunk, characters of a long b (≥ 200) that occur in
   // more than 1% of it are "popular" and never start a match.
@@ -50,17 +50,13 @@ function matchingCharacters(a: ArrayLike<string>, b: ArrayLike<string>): number 
   return total;
 }
 
-/** SequenceMatcher(None, a, b).ratio(), over UTF-16 units (equal to Python's where neither string has an astral character). */
-export function sequenceRatio(a: string, b: string): number {
-  const length = a.length + b.length;
-  return length === 0 ? 1 : (2 * matchingCharacters(a, b)) / length;
-}
+const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** SequenceMatcher(None, a, b).ratio() over code points, as Python's str sequences are (autojunk included). */
-export function codePointSequenceRatio(a: string, b: string): number {
-  const [left, right] = [Array.from(a), Array.from(b)];
-  const length = left.length + right.length;
-  return length === 0 ? 1 : (2 * matchingCharacters(left, right)) / length;
+/** SequenceMatcher(None, a, b).ratio(): a character outside the BMP is one element, as in Python. */
+export function sequenceRatio(a: string, b: string): number {
+  const [x, y] = SURROGATE.test(a) || SURROGATE.test(b) ? [Array.from(a), Array.from(b)] : [a, b];
+  const length = x.length + y.length;
+  return length === 0 ? 1 : (2 * matchingCharacters(x, y)) / length;
 }
 
 /** The upper bound SequenceMatcher.quick_ratio computes from character counts alone. */

@@ -184,6 +184,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "log_unparsed_generations",
     "log_unparsed_every_n",
   ],
+  "resources_servers/imo_gradingbench": RESOURCES_SERVER,
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
     ...RESOURCES_SERVER,
@@ -292,6 +293,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "use_chat_completions_for_judge",
     "judge_prompt_path",
   ],
+  "resources_servers/proof_genselect": [...RESOURCES_SERVER, "assert_think_end"],
   // PolyMathResourcesServerConfig subclasses math_with_judge's config and adds nothing.
   "resources_servers/polymath": [
     ...RESOURCES_SERVER,
@@ -323,6 +325,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/string_match": RESOURCES_SERVER,
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
+  "resources_servers/swe_pivot": [
+    ...RESOURCES_SERVER,
+    "reward_mode",
+    "enable_target_match",
+    "enable_argument_similarity",
+    "similarity_threshold",
+    "similarity_full_credit",
+    "enable_diff_size_shaping",
+    "diff_size_alpha",
+  ],
   "resources_servers/swerl_llm_judge": RESOURCES_SERVER,
   "resources_servers/tavily_search": [
     ...RESOURCES_SERVER,
@@ -334,6 +346,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "debug",
     "dump_session_id_to_metrics_on_exit",
   ],
+  "resources_servers/terminal_multi_harness": [...RESOURCES_SERVER, "tool_call_comparator_config"],
   "resources_servers/terminus_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
