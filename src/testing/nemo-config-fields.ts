@@ -190,6 +190,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "default_judge_system_prompt",
     "parallel_evaluation",
   ],
+  // LCNIAHResourcesServerConfig also redeclares `name` (default "lc_niah").
+  "resources_servers/lc_niah": [...RESOURCES_SERVER, "overlap_metric_rule", "overlap_grading_rule"],
   "resources_servers/jailbreak_detection": [
     ...RESOURCES_SERVER,
     "judge_model_server",
