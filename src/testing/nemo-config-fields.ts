@@ -226,6 +226,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "library_verifier_max_concurrency",
   ],
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/mrcr": RESOURCES_SERVER,
   "resources_servers/multichallenge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
