@@ -165,6 +165,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/google_search": [...RESOURCES_SERVER, "google_api_key", "google_cx"],
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/graphwalks": RESOURCES_SERVER,
   "resources_servers/grl_sokoban": [...RESOURCES_SERVER, "env_config"],
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
