@@ -306,6 +306,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "assert_think_end",
   ],
   "resources_servers/proof_verification": [...RESOURCES_SERVER, "judge_model_server", "judge_model_name", "temperature", "top_p", "max_tokens", "assert_think_end"],
+  "resources_servers/ruler": RESOURCES_SERVER,
   "resources_servers/ruler2": RESOURCES_SERVER,
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
