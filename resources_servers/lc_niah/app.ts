@@ -12,8 +12,8 @@
 import { z } from "zod";
 import { resourcesServer, RequestValidationError } from "../../src/server/index.ts";
 import { responseOutputText, type NeMoGymResponse, type ResponseCreateParams } from "../../src/protocol/index.ts";
-import { compilePythonRegex, pythonLower, pythonStrip, splitWhitespace } from "../../src/python/index.ts";
-import { SequenceMatcher } from "../../src/python/difflib.ts";
+import { compilePythonRegex, pythonLen, pythonLower, pythonStrip, splitWhitespace } from "../../src/python/index.ts";
+import { longestCommonSubstringSize, SequenceMatcher } from "../../src/python/difflib.ts";
 import { expectedNodeSet, nodeSetF1, parseFinalAnswerNodes } from "../../src/ports/long-context/index.ts";
 
 const OVERLAP_METRIC_RULES = ["seq_match", "ngram16", "lcs"] as const;
@@ -78,8 +78,8 @@ function overlapNgram(reasoning: string, input: string, n: number): number {
 function overlapLcs(reasoning: string, input: string): number {
   const reasoningNormalized = normalize(reasoning);
   if (reasoningNormalized === "") return 0;
-  const matcher = new SequenceMatcher(reasoningNormalized, normalize(input), { autojunk: false });
-  return matcher.findLongestMatch().size / matcher.lengths[0];
+  // find_longest_match(autojunk=False)'s size, computed in linear time (a long-context prompt makes difflib's loop slow).
+  return longestCommonSubstringSize(reasoningNormalized, normalize(input)) / pythonLen(reasoningNormalized);
 }
 
 function combine(config: Config, answerScore: number, overlap: number): number {

@@ -130,6 +130,64 @@ export class SequenceMatcher {
   }
 }
 
+/**
+ * `SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size`: the length of the
+ * longest common substring (with nothing junk and nothing popular, difflib's best block is exactly that). Computed in
+ * O(len(a) + len(b)) with a suffix automaton of a, where difflib's loop costs len(a) × the occurrences of each
+ * element in b (seconds for a long-context prompt).
+ */
+export function longestCommonSubstringSize(a: string, b: string): number {
+  const source = codePointArray(a);
+  if (source.length === 0 || b.length === 0) return 0;
+  // The automaton's states: the length of each one's longest string, its suffix link and its transitions.
+  const length = new Int32Array(2 * source.length + 1);
+  const link = new Int32Array(2 * source.length + 1);
+  const next: Map<number, number>[] = [new Map()];
+  link[0] = -1;
+  let last = 0;
+  for (const element of source) {
+    const current = next.length;
+    next.push(new Map());
+    length[current] = length[last]! + 1;
+    let p = last;
+    while (p !== -1 && !next[p]!.has(element)) {
+      next[p]!.set(element, current);
+      p = link[p]!;
+    }
+    if (p === -1) link[current] = 0;
+    else {
+      const q = next[p]!.get(element)!;
+      if (length[p]! + 1 === length[q]) link[current] = q;
+      else {
+        const clone = next.length;
+        next.push(new Map(next[q]));
+        length[clone] = length[p]! + 1;
+        link[clone] = link[q]!;
+        while (p !== -1 && next[p]!.get(element) === q) {
+          next[p]!.set(element, clone);
+          p = link[p]!;
+        }
+        link[q] = clone;
+        link[current] = clone;
+      }
+    }
+    last = current;
+  }
+  // b read through it: the longest suffix of b[..j] that occurs in a, at every j.
+  let [state, matched, best] = [0, 0, 0];
+  for (const element of codePointArray(b)) {
+    while (state !== 0 && !next[state]!.has(element)) {
+      state = link[state]!;
+      matched = length[state]!;
+    }
+    const to = next[state]!.get(element);
+    if (to === undefined) [state, matched] = [0, 0];
+    else [state, matched] = [to, matched + 1];
+    if (matched > best) best = matched;
+  }
+  return best;
+}
+
 /** SequenceMatcher(None, a, b, autojunk).ratio(). */
 export const sequenceRatio = (a: string, b: string, options?: SequenceMatcherOptions): number => new SequenceMatcher(a, b, options).ratio();
 

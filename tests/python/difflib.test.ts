@@ -3,7 +3,7 @@
 // best match over equal neighbours.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { getCloseMatches, SequenceMatcher, sequenceRatio } from "../../src/python/difflib.ts";
+import { getCloseMatches, longestCommonSubstringSize, SequenceMatcher, sequenceRatio } from "../../src/python/difflib.ts";
 
 test("ratio counts code points: an emoji is one element", () => {
   assert.equal(sequenceRatio("😀ab", "😀ac"), 0.6666666666666666);
@@ -28,4 +28,18 @@ test("find_longest_match: the earliest longest block, and an empty best match ex
 
 test("get_close_matches keeps its order: best ratio first, ties to the greater string", () => {
   assert.deepEqual(getCloseMatches("appel", ["ape", "apple", "peach", "puppy"]), ["apple", "ape"]);
+});
+
+test("the linear longest common substring is find_longest_match's size with autojunk off, on random texts", () => {
+  let seed = 12345;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const text = (alphabet: string[], n: number) => Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+  for (let i = 0; i < 300; i++) {
+    const alphabet = [["a", "b"], ["a", "b", "c", " "], ["x", "😀", "é", "y"]][i % 3]!;
+    const a = text(alphabet, Math.floor(random() * 60));
+    const b = text(alphabet, Math.floor(random() * 400));
+    assert.equal(longestCommonSubstringSize(a, b), new SequenceMatcher(a, b, { autojunk: false }).findLongestMatch().size, `${a} | ${b}`);
+  }
+  assert.equal(longestCommonSubstringSize("abcdwxyz", "qq abcd pp"), 4);
+  assert.equal(longestCommonSubstringSize("", "abc"), 0);
 });
