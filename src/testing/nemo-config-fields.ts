@@ -167,6 +167,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/google_search": [...RESOURCES_SERVER, "google_api_key", "google_cx"],
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/graphwalks": RESOURCES_SERVER,
   "resources_servers/grl_sokoban": [...RESOURCES_SERVER, "env_config"],
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
@@ -195,6 +196,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "default_judge_system_prompt",
     "parallel_evaluation",
   ],
+  // LCNIAHResourcesServerConfig also redeclares `name` (default "lc_niah").
+  "resources_servers/lc_niah": [...RESOURCES_SERVER, "overlap_metric_rule", "overlap_grading_rule"],
   "resources_servers/jailbreak_detection": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -229,6 +232,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "library_verifier_max_concurrency",
   ],
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/mrcr": RESOURCES_SERVER,
   "resources_servers/multichallenge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -317,6 +321,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "assert_think_end",
   ],
   "resources_servers/proof_verification": [...RESOURCES_SERVER, "judge_model_server", "judge_model_name", "temperature", "top_p", "max_tokens", "assert_think_end"],
+  "resources_servers/ruler": RESOURCES_SERVER,
+  "resources_servers/ruler2": RESOURCES_SERVER,
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
