@@ -306,6 +306,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
   "resources_servers/single_step_tool_use_with_argument_comparison": [...RESOURCES_SERVER, "tool_call_comparator_config"],
+  "resources_servers/spartqa": RESOURCES_SERVER,
   "resources_servers/spider2_lite": [...RESOURCES_SERVER, "spider2_lite_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
