@@ -302,6 +302,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "assert_think_end",
   ],
   "resources_servers/proof_verification": [...RESOURCES_SERVER, "judge_model_server", "judge_model_name", "temperature", "top_p", "max_tokens", "assert_think_end"],
+  "resources_servers/ragtruth": [...RESOURCES_SERVER, "think_tag"],
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
