@@ -169,6 +169,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
   // ImageToolsPivotResourcesServerConfig (app.py; base.py's tool surface has no config class of its own).
+  "resources_servers/iheval": [...RESOURCES_SERVER, "accuracy_mode"],
   "resources_servers/image_tools": [
     ...RESOURCES_SERVER,
     "reward_mode",
