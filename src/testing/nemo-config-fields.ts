@@ -174,6 +174,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   // ImageToolsPivotResourcesServerConfig (app.py; base.py's tool surface has no config class of its own).
   "resources_servers/hotpotqa_qa": [...RESOURCES_SERVER, "report_filtered_metrics"],
   "resources_servers/ifbench": [...RESOURCES_SERVER, "num_processes"],
+  "resources_servers/iheval": [...RESOURCES_SERVER, "accuracy_mode"],
   "resources_servers/image_tools": [
     ...RESOURCES_SERVER,
     "reward_mode",
@@ -323,10 +324,12 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/proof_verification": [...RESOURCES_SERVER, "judge_model_server", "judge_model_name", "temperature", "top_p", "max_tokens", "assert_think_end"],
   "resources_servers/ruler": RESOURCES_SERVER,
   "resources_servers/ruler2": RESOURCES_SERVER,
+  "resources_servers/ragtruth": [...RESOURCES_SERVER, "think_tag"],
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
   "resources_servers/single_step_tool_use_with_argument_comparison": [...RESOURCES_SERVER, "tool_call_comparator_config"],
+  "resources_servers/spartqa": RESOURCES_SERVER,
   "resources_servers/spider2_lite": [...RESOURCES_SERVER, "spider2_lite_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/string_match": RESOURCES_SERVER,
   "resources_servers/structeval": RESOURCES_SERVER,

@@ -6,7 +6,7 @@
 // unigram but no bigram matches are checked, not waved through by an absolute tolerance); 0 must be exactly 0.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cvdpNgrams, cvdpRougeRecall, modifiedPrecision, sentenceBleu, uniformWeights } from "../../src/ports/text-overlap/index.ts";
+import { cvdpNgrams, cvdpRougeRecall, modifiedPrecision, rougeLScore, rougeNScore, rougeScoreTokens, sentenceBleu, uniformWeights } from "../../src/ports/text-overlap/index.ts";
 import { pythonStrip, splitWhitespace, ZeroDivisionError } from "../../src/python/index.ts";
 
 /** [hypothesis, reference, n, BLEU-n, ROUGE-n] as NLTK 3.10.3 / subjective.py computed them. */
@@ -113,5 +113,33 @@ describe("cvdpNgrams (CVDP's preprocessing)", () => {
   test("recall counts distinct shared n-grams over all reference n-grams, repeats included", () => {
     // "the cat the cat": bigrams [the cat, cat the, the cat]; 2 distinct shared over 3.
     assert.equal(cvdpRougeRecall("the cat the cat", "the cat the cat", 2), 2 / 3);
+  });
+});
+
+// rouge-score's RougeScorer (use_stemmer=False), as iheval scores translations (ROUGE-L F) and TensorTrust leaks
+// (ROUGE-1 recall). Expected (precision, recall, fmeasure) triples: rouge-score's tokenizer and scorers, run in Python.
+describe("rouge-score", () => {
+  const ROUGE: [string, string, [number, number, number], [number, number, number], [number, number, number]][] = [
+    ["the cat sat on the mat", "the cat was on the mat", [5 / 6, 5 / 6, 0.8333333333333334], [5 / 6, 5 / 6, 0.8333333333333334], [0.6, 0.6, 0.6]],
+    ["El gato está en la alfombra", "el gato esta en la alfombra", [5 / 6, 5 / 6, 0.8333333333333334], [5 / 6, 5 / 6, 0.8333333333333334], [0.6, 0.6, 0.6]],
+    ["a b c d", "d c b a", [0.25, 0.25, 0.25], [1, 1, 1], [0, 0, 0]],
+    ["", "x", [0, 0, 0], [0, 0, 0], [0, 0, 0]],
+    ["Ünïcode İstanbul straße", "unicode istanbul strasse", [0, 0, 0], [0, 0, 0], [0, 0, 0]],
+    ["one, two; three!", "ONE two-three", [1, 1, 1], [1, 1, 1], [1, 1, 1]],
+    ["the the the", "the", [1, 1 / 3, 0.5], [1, 1 / 3, 0.5], [0, 0, 0]],
+    ["日本語 text 123", "text 123 日本語", [1, 1, 1], [1, 1, 1], [1, 1, 1]],
+  ];
+  const triple = (score: { precision: number; recall: number; fmeasure: number }) => [score.precision, score.recall, score.fmeasure];
+
+  test("the tokenizer lower-cases and keeps only ASCII letter/digit runs", () => {
+    assert.deepEqual(rougeScoreTokens("Ünïcode İstanbul straße \u212a"), ["n", "code", "i", "stanbul", "stra", "e", "k"]);
+  });
+
+  test("ROUGE-L, ROUGE-1 and ROUGE-2 as rouge-score computes them", () => {
+    for (const [target, prediction, l, one, two] of ROUGE) {
+      assert.deepEqual(triple(rougeLScore(target, prediction)), l, `L ${target} | ${prediction}`);
+      assert.deepEqual(triple(rougeNScore(target, prediction, 1)), one, `1 ${target} | ${prediction}`);
+      assert.deepEqual(triple(rougeNScore(target, prediction, 2)), two, `2 ${target} | ${prediction}`);
+    }
   });
 });
