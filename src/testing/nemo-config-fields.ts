@@ -54,6 +54,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/bird_sql": [...RESOURCES_SERVER, "bird_sql_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/blackjack": RESOURCES_SERVER,
+  // BunsenChemResourcesServerConfig is mcqa's config class.
+  "resources_servers/bunsenbench_chemistry_mcq": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/calendar": RESOURCES_SERVER,
   "resources_servers/circle_click": RESOURCES_SERVER,
   "resources_servers/circle_count": RESOURCES_SERVER,
