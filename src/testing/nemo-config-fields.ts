@@ -27,6 +27,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "incorrect_reward",
   ],
   "resources_servers/arc_agi": RESOURCES_SERVER,
+  "resources_servers/asr_with_pc": [...RESOURCES_SERVER, "task_type"],
   // AviaryResourcesServerConfig (app.py, gsm8k_app.py, hotpotqa_app.py, notebook_app.py) adds nothing; the folder's
   // other entrypoints' classes add client_app.py's server_url / request_timeout / api_key and hypotest_app.py's dataset.
   "resources_servers/aviary": [...RESOURCES_SERVER, "server_url", "request_timeout", "api_key", "dataset"],
