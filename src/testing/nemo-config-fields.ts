@@ -98,6 +98,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "check_full_generation_on_fail",
     "reward_if_full_generation_succeeds",
   ],
+  "resources_servers/ether0": RESOURCES_SERVER,
   "resources_servers/evalplus": [...RESOURCES_SERVER, "dataset", "num_processes", "min_time_limit", "gt_time_limit_factor", "evalplus_version"],
   "resources_servers/example_mcp_weather": RESOURCES_SERVER,
   "resources_servers/example_multi_step": RESOURCES_SERVER,
