@@ -375,6 +375,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "judge_error_fallback",
     "aggregation_mode",
   ],
+  "resources_servers/wmt_translation": [
+    ...RESOURCES_SERVER,
+    "compute_comet",
+    "comet_model",
+    "comet_batch_size",
+    "comet_num_shards",
+    "language_consistency_backend",
+    "language_consistency_warning_threshold",
+    "strip_reasoning",
+  ],
   "resources_servers/workplace_assistant": RESOURCES_SERVER,
   "resources_servers/xlam_fc": RESOURCES_SERVER,
   "resources_servers/xstest": [
