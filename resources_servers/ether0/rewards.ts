@@ -5,20 +5,23 @@
 //     (every open-ended design answer passes them), except where the answer is the reference molecule itself, whose
 //     ring systems and fingerprint bits ether0 always accepts;
 //   - exmol's get_functional_groups (functional-group designs, and solubility edits constrained by groups);
-//   - its remote verifier server (ether0-serve: solubility model, purchasability, forward reaction prediction).
+//   - its remote verifier server (ether0-serve: solubility model, purchasability, forward reaction prediction),
+//     unless ETHER0_REMOTES_API_BASE_URL names one, as for ether0 itself (remotes.ts).
 // Every check that comes before the first such need is made, so an answer that fails one scores 0 as in ether0.
 import { HttpError } from "../../src/protocol/errors.ts";
 import { compilePythonRegex } from "../../src/python/re/index.ts";
 import { pythonCasefold, pythonLen, pythonStrip } from "../../src/python/str.ts";
 import { pythonFloat } from "../../src/python/numbers.ts";
+import { jsonTruthy } from "../../src/python/json-value.ts";
 import { evalPythonLiteral } from "../../src/ports/reasoning-gym/python-literal.ts";
 import type { PyValue } from "../../src/python/values.ts";
+import { fetchForwardReaction, fetchPurchasable, fetchSolubility, remotesBaseUrl } from "./remotes.ts";
 import { heavyAtomsOf, molFormula, molFromSmiles, morganBits, tanimoto, hasSubstructMatch, type Molecule } from "../../src/ports/chem/rdkit.ts";
 
 export const NEEDS = {
   bloom: "ether0's molecule-reasonableness filters (rings.bloom and fingerprints.bloom, molbloom files of the ether0 repository, not available here)",
   exmol: "exmol's get_functional_groups (the exmol package, not available here)",
-  remote: "ether0's remote verifier server (ether0-serve's solubility, purchasability and forward-reaction models, not available here)",
+  remote: "ether0's remote verifier server (ether0-serve's solubility, purchasability and forward-reaction models): set ETHER0_REMOTES_API_BASE_URL (and ETHER0_REMOTES_API_TOKEN) to one",
 } as const;
 
 /** A 501: the reward needs what cannot be had here. */
@@ -89,9 +92,13 @@ function isReasonableMolecule(mol: Molecule, evalFunction: string, isReference =
   const fragments = [...mol.fragments].sort((a, b) => b.length - a.length);
   if (fragments.length > 2) return false;
   if (fragments.length === 2 && heavyAtomsOf(mol, fragments[1]!) > 5) return false;
-  if (isReference && alsoNeeds.length === 0) return true;
-  throw new Ether0Unavailable(isReference ? alsoNeeds : ["bloom", ...alsoNeeds], evalFunction);
+  const needs = [...(isReference ? [] : (["bloom"] as const)), ...alsoNeeds];
+  if (needs.length === 0) return true;
+  throw new Ether0Unavailable(needs, evalFunction);
 }
+
+/** The remote server, when configured; else a 501 naming it (and whatever else the reward would need). */
+const remoteNeeded = (): (keyof typeof NEEDS)[] => (remotesBaseUrl() ? [] : ["remote"]);
 
 /** `ast.literal_eval(y)` as a sequence; anything else is the exception NeMo Gym scores 0. */
 function literalSequence(y: string): PyValue[] {
@@ -172,7 +179,7 @@ async function solubilityEval(yhat: string, y: string): Promise<number> {
     if (!(await hasSubstructMatch(yhat, scaffold))) return 0;
     isReference = predicted.canonicalSmiles === reference.canonicalSmiles;
   } else if (constraintType === "groups") {
-    throw new Ether0Unavailable(["exmol", "bloom", "remote"], "sol_eval");
+    throw new Ether0Unavailable(["exmol", "bloom", ...remoteNeeded()], "sol_eval");
   } else if (constraintType === "tanimoto") {
     const referenceSmiles = pyStr(constraintData, "the reference molecule");
     const reference = await molFromSmiles(referenceSmiles);
@@ -182,7 +189,11 @@ async function solubilityEval(yhat: string, y: string): Promise<number> {
   } else {
     throw new RewardFunctionError(`Unknown constraint type: ${String(constraintType)}`);
   }
-  return isReasonableMolecule(predicted, "sol_eval", isReference, ["remote"]) ? 1 : 0;
+  if (!isReasonableMolecule(predicted, "sol_eval", isReference, remoteNeeded())) return 0;
+  const solubility = await fetchSolubility(yhat);
+  if (solubility === undefined) return 0;
+  // Typical solubility accuracy, less 0.01 so that restating the target's 0.5 change does not match.
+  return Math.abs(solubility - pythonFloat(args[2])) > 0.5 - 0.01 ? 0 : 1;
 }
 
 const REACTION = compilePythonRegex(String.raw`^[^J][a-z0-9@+\-\[\]\(\)\\\/%=#$\.]{6,}>[a-z0-9@+\-\[\]\(\)\\\/%=#$\.]{0,}>`, { ignoreCase: true });
@@ -206,7 +217,17 @@ async function forwardReactionEval(yhat: string, y: string): Promise<number> {
   }
   if ([...reactants, ...reagents].some((m) => exactMatch(m!, product) === 1)) return 0;
   // Purchasability of the reactants and the predicted product come from the remote models.
-  throw new Ether0Unavailable(["remote"], "rxn_forward");
+  if (!remotesBaseUrl()) throw new Ether0Unavailable(["remote"], "rxn_forward");
+  const reactantSmiles = sides[0]!.split(".");
+  const purchasable = await fetchPurchasable(reactantSmiles);
+  // Molecules of at most 4 heavy atoms (solvents, counterions) count as purchasable.
+  const small = async (smiles: string) => ((await molFromSmiles(smiles))?.numHeavyAtoms ?? Infinity) <= 4;
+  for (const smiles of reactantSmiles) if (!jsonTruthy(purchasable[smiles]) && !(await small(smiles))) return 0;
+  const predictedSmiles = await fetchForwardReaction(yhat);
+  if (predictedSmiles === undefined) return 0;
+  const predicted = typeof predictedSmiles === "string" ? await molFromSmiles(predictedSmiles) : undefined;
+  if (!predicted) return 0;
+  return exactMatch(predicted, product);
 }
 
 async function validMoleculeEval(yhat: string): Promise<number> {

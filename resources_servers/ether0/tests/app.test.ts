@@ -5,6 +5,8 @@
 // differ only where newer RDKit accepts a valence the older one refused).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { assertRowsAreRunRequests, assertVerifierCasesScore, assistantMessage, injectServer, readRows, responseWith, type InjectedServer } from "../../../src/testing/index.ts";
 import { molFormula, molFromSmiles } from "../../../src/ports/chem/rdkit.ts";
@@ -150,6 +152,53 @@ describe("molecules", () => {
   test("RDKit's molecular formula: C, H, then the rest; the net charge last", async () => {
     const formula = async (smiles: string) => molFormula((await molFromSmiles(smiles))!);
     assert.deepEqual(await Promise.all(["O", "[NH4+]", "CC(=O)[O-].[Na+]", "[2H]C", "[Cl-].[Cl-].[Ca+2]", "ClC(Cl)(Cl)Cl"].map(formula)), ["H2O", "H4N+", "C2H3NaO2", "CH4", "CaCl2", "CCl4"]);
+  });
+});
+
+describe("ether0's remote verifier server, when ETHER0_REMOTES_API_BASE_URL names one", () => {
+  // A stand-in for ether0-serve on loopback: purchasable = contains "C(=O)O" or is ethanol, the product of any
+  // reaction is ethyl acetate, the solubility of a SMILES is -len/10.
+  let remote: Server;
+  const seen: { path: string; body: Item; authorization: string | undefined }[] = [];
+  before(async () => {
+    remote = createServer((req, res) => {
+      let data = "";
+      req.on("data", (chunk) => (data += chunk));
+      req.on("end", () => {
+        const body = JSON.parse(data) as Item;
+        seen.push({ path: req.url!, body, authorization: req.headers.authorization });
+        const answer =
+          req.url === "/is_purchasable" ? Object.fromEntries((body.smiles as string[]).map((s) => [s, s.includes("C(=O)O") || s === "OCC"]))
+          : req.url === "/translate" ? { product: "CCOC(C)=O" }
+          : { mean: -String(body.smiles).length / 10 };
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => remote.listen(0, "127.0.0.1", resolve));
+    process.env.ETHER0_REMOTES_API_BASE_URL = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+    process.env.ETHER0_REMOTES_API_TOKEN = "t0ken";
+  });
+  after(async () => {
+    delete process.env.ETHER0_REMOTES_API_BASE_URL;
+    delete process.env.ETHER0_REMOTES_API_TOKEN;
+    await new Promise((resolve) => remote.close(resolve));
+  });
+
+  test("rxn_forward: purchasable reactants (or at most 4 heavy atoms) and the predicted product must match", async () => {
+    const solution = "rxn_forward!:!CCOC(C)=O!:!retro-synthesis";
+    assert.equal(await reward(tagged("OCC.CC(=O)O>[H+]>CCOC(C)=O"), solution), 1);
+    assert.deepEqual(seen.slice(-2).map((call) => [call.path, call.authorization]), [["/is_purchasable", "Bearer t0ken"], ["/translate", "Bearer t0ken"]]);
+    assert.deepEqual(seen.at(-2)!.body, { smiles: ["OCC", "CC(=O)O"] });
+    assert.equal(await reward(tagged("CCCCCO.CC(=O)O>>"), solution), 0, "pentanol: 6 heavy atoms, not purchasable");
+    assert.equal(await reward(tagged("CCO.CC(=O)O>>"), "rxn_forward!:!CCOC(=O)CC!:!retro-synthesis"), 0, "the predicted product is another ester");
+  });
+
+  test("sol_eval still needs the bloom filters, unless the answer is the reference molecule itself", async () => {
+    assert.match((await verify(tagged("OCCCCO"), "sol_eval!:!('scaffold', 'CCCC', -0.5, 'increase')!:!oracle-solubility")).text, /bloom/);
+    // -len("CCCC")/10 = -0.4: within 0.49 of -0.5.
+    assert.equal(await reward(tagged("CCCC"), "sol_eval!:!('scaffold', 'CCCC', -0.5, 'increase')!:!oracle-solubility"), 1);
+    assert.equal(await reward(tagged("CCCC"), "sol_eval!:!('scaffold', 'CCCC', -1.5, 'increase')!:!oracle-solubility"), 0);
   });
 });
 
