@@ -28,6 +28,25 @@ export const reversed = (text: string): string => codePoints(text).reverse().joi
 /** `text.lower()`. */
 export const pythonLower = (text: string): string => text.toLowerCase();
 
+/**
+ * `text.casefold()`: each character as its upper-case form's lower-case form (`ß` → `ss`, `ﬁ` → `fi`, `ς` → `σ`,
+ * `ſ` → `s`, `µ` → `μ`), but `ẞ` → `ss`, `ı` kept, and Cherokee folded to its upper-case letters, as full case folding
+ * does (checked against Python 3.11 on every code point below U+30000; the rest differ only where Node's Unicode is
+ * newer).
+ */
+export function pythonCasefold(text: string): string {
+  let folded = "";
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === "ẞ") folded += "ss";
+    else if (ch === "ı" || (cp >= 0x13a0 && cp <= 0x13f5)) folded += ch;
+    else if (cp >= 0x13f8 && cp <= 0x13fd) folded += String.fromCodePoint(cp - 8);
+    else if (cp >= 0xab70 && cp <= 0xabbf) folded += String.fromCodePoint(cp - 0xab70 + 0x13a0);
+    else folded += ch.toUpperCase().toLowerCase();
+  }
+  return folded;
+}
+
 /** `text.split()`: runs of whitespace separate, none at either end, no empty pieces. */
 export const splitWhitespace = (text: string): string[] => text.split(SPACE_RUN).filter((piece) => piece !== "");
 

@@ -100,6 +100,8 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
   keyMetrics?: MetricsHooks["keyMetrics"];
   /** Verify fields that Python types as float, written with a trailing ".0" when integral (e.g. `set_overlap`). */
   floatFields?: string[];
+  /** Further float-typed fields of one verify result whose names depend on the row (e.g. asr_with_pc's `wer_<suffix>`). */
+  resultFloatFields?: (result: Record<string, unknown>) => Iterable<string>;
   /** A custom store (e.g. Redis); memory by default. */
   sessionStore?: (config: Config) => SessionStore<State>;
   /**
@@ -302,6 +304,7 @@ export function resourcesServer<
           throw error;
         }
         const { reward, ...extras } = typeof result === "number" ? { reward: result } : result;
+        if (spec.resultFloatFields) reply.wireFloatFields = new Set([...verifyFloatFields, ...spec.resultFloatFields(extras)]);
         if (typeof reward !== "number" || Number.isNaN(reward)) throw new Error(`${spec.name}.verify returned a non-numeric reward: ${String(reward)}`);
         return { responses_create_params: body.responses_create_params, response: body.response, reward, ...extras };
       });

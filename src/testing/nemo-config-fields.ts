@@ -27,6 +27,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "incorrect_reward",
   ],
   "resources_servers/arc_agi": RESOURCES_SERVER,
+  "resources_servers/asr_with_pc": [...RESOURCES_SERVER, "task_type"],
   // AviaryResourcesServerConfig (app.py, gsm8k_app.py, hotpotqa_app.py, notebook_app.py) adds nothing; the folder's
   // other entrypoints' classes add client_app.py's server_url / request_timeout / api_key and hypotest_app.py's dataset.
   "resources_servers/aviary": [...RESOURCES_SERVER, "server_url", "request_timeout", "api_key", "dataset"],
@@ -54,6 +55,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/bird_sql": [...RESOURCES_SERVER, "bird_sql_dir", "max_concurrency", "sql_execution_timeout_s"],
   "resources_servers/blackjack": RESOURCES_SERVER,
+  // BunsenChemResourcesServerConfig is mcqa's config class.
+  "resources_servers/bunsenbench_chemistry_mcq": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/calendar": RESOURCES_SERVER,
   "resources_servers/circle_click": RESOURCES_SERVER,
   "resources_servers/circle_count": RESOURCES_SERVER,
@@ -97,6 +100,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "check_full_generation_on_fail",
     "reward_if_full_generation_succeeds",
   ],
+  "resources_servers/ether0": RESOURCES_SERVER,
   "resources_servers/evalplus": [...RESOURCES_SERVER, "dataset", "num_processes", "min_time_limit", "gt_time_limit_factor", "evalplus_version"],
   "resources_servers/example_mcp_weather": RESOURCES_SERVER,
   "resources_servers/example_multi_step": RESOURCES_SERVER,
@@ -406,6 +410,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "judge_max_output_chars",
     "judge_error_fallback",
     "aggregation_mode",
+  ],
+  "resources_servers/wmt_translation": [
+    ...RESOURCES_SERVER,
+    "compute_comet",
+    "comet_model",
+    "comet_batch_size",
+    "comet_num_shards",
+    "language_consistency_backend",
+    "language_consistency_warning_threshold",
+    "strip_reasoning",
   ],
   "resources_servers/workplace_assistant": RESOURCES_SERVER,
   "resources_servers/xlam_fc": RESOURCES_SERVER,

@@ -47,7 +47,7 @@ test("filters: --kind, --domain and --ported narrow the listing; the table says 
 });
 
 test("gym list environments NAME prints its detail; --json the same fields", async () => {
-  const [text, detailRun] = await Promise.all([runGym(["list", "environments", "instruction_following"]), runGym(["list", "environments", "ether0", "--json"])]);
+  const [text, detailRun] = await Promise.all([runGym(["list", "environments", "instruction_following"]), runGym(["list", "environments", "biomnibench_da", "--json"])]);
   assert.equal(text.code, 0, text.output);
   assert.match(text.stdout, /^The instruction_following environment \(domain: instruction_following\)\n\nInstruction following datasets .*\nValue: Improve IFEval and IFBench\n\nDetails:\nconfig: \S+environments\/instruction_following\/config\.yaml\nstatus: no-manifest\n/);
   assert.match(text.stdout, /\nagent: simple_agent\ndatasets: example, train\n/);
@@ -57,9 +57,9 @@ test("gym list environments NAME prints its detail; --json the same fields", asy
   assert.equal(detailRun.code, 0, detailRun.output);
   const detail = JSON.parse(detailRun.stdout) as Record<string, unknown>;
   assert.deepEqual(Object.keys(detail), ["name", "type", "domain", "description", "details", "usage_example", "ported"]);
-  assert.equal(detail.name, "ether0");
+  assert.equal(detail.name, "biomnibench_da");
   assert.equal(detail.ported, false);
-  assert.match(String((detail.details as Record<string, string>).ported), /^no \(not here: resources_servers\/ether0/);
+  assert.match(String((detail.details as Record<string, string>).ported), /^no \(not here: responses_api_agents\/harbor_agent/);
   assert.equal(detail.usage_example, null);
 });
 

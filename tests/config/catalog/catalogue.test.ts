@@ -97,9 +97,9 @@ test("NeMo Gym's index adds its entries that have no config here, never ported, 
   const gpqa = catalogue.filter((entry) => entry.name === "gpqa");
   assert.equal(gpqa.length, 1, "the folder here shadows the index entry");
   assert.ok(gpqa[0]!.configPath && gpqa[0]!.ported);
-  const ether0 = catalogue.find((entry) => entry.name === "ether0")!;
-  assert.equal(ether0.ported, false);
-  assert.deepEqual(ether0.missing, ["resources_servers/ether0"]);
-  assert.equal(ether0.configPath, null);
+  const biomnibench = catalogue.find((entry) => entry.name === "biomnibench_da")!;
+  assert.equal(biomnibench.ported, false);
+  assert.deepEqual(biomnibench.missing, ["responses_api_agents/harbor_agent"]);
+  assert.equal(biomnibench.configPath, null);
   assert.ok(environmentCatalog({ cwd: PROJECT_ROOT, env: {}, withNemoGym: false }).every((entry) => entry.configPath !== null));
 });

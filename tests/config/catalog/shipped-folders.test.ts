@@ -33,6 +33,7 @@ test("the shipped folders are the ones NeMo Gym has and this project can run", (
     "circle_click",
     "circle_count",
     "code_gen",
+    "ether0",
     "instruction_following",
     "langgraph_orchestrator_reasoning_gym",
     "langgraph_parallel_thinking_reasoning_gym",
@@ -93,7 +94,7 @@ test("each shipped folder has a README; each environment its example rows", () =
 test("the catalogue lists every shipped folder and every server config here as ported", () => {
   const entries = discoverCatalog([PROJECT_ROOT]);
   const byName = new Map(entries.map((entry) => [`${entry.kind}/${entry.name}`, entry]));
-  for (const name of ["arc_agi", "blackjack", "calendar", "calendar_v2", "code_gen", "instruction_following", "reasoning_gym", "workplace_assistant"]) {
+  for (const name of ["arc_agi", "blackjack", "calendar", "calendar_v2", "code_gen", "ether0", "instruction_following", "reasoning_gym", "workplace_assistant"]) {
     const entry = byName.get(`environment/${name}`);
     assert.ok(entry?.ported, `${name}: ${entry?.notPortedReason}`);
   }
