@@ -5,8 +5,9 @@
 // Where this port differs from NeMo Gym, on purpose:
 //   - A failed provider call is a typed failure (HTTP 502, which an agent files as environment_unavailable), never the
 //     text "Error: Unexpected error - …" NeMo Gym hands the model.
-//   - `browse` has no live backend: NeMo Gym extracts pages with trafilatura, which has no TypeScript twin. It answers
-//     from the search fixture (the extracted text stored per URL); live, it is a typed 503 naming the fix.
+//   - `browse`, live, fetches the page as trafilatura.fetch_url does (src/client/web-page.ts) and extracts its main
+//     text with Mozilla's Readability instead of trafilatura, which has no TypeScript twin (src/ports/page-text.ts):
+//     the same kind of text, not byte-identical. With a search fixture it serves the text stored per URL.
 //   - A rollout without a \boxed{…} answer (or whose last output is not an assistant message) scores 0.0 with
 //     parsed_option null; NeMo Gym's response model requires a str there, so its /verify answers 500 for it.
 import { z } from "zod";
@@ -24,6 +25,8 @@ import {
   type SearchBackendConfig,
 } from "../../src/client/search-backend.ts";
 import type { NeMoGymResponse } from "../../src/protocol/index.ts";
+import { fetchWebPage } from "../../src/client/web-page.ts";
+import { extractMainText } from "../../src/ports/page-text.ts";
 
 const SERVER_DIR = import.meta.dirname;
 const GOOGLE_SEARCH_URL = "https://www.googleapis.com/customsearch/v1";
@@ -121,10 +124,14 @@ export default resourcesServer({
       input: z.object({ url: z.string().describe("The url of the page to get the content of") }),
       run: async (_state, { url }, { config, signal }) => {
         const backend = backendOf(config);
-        if (!(backend instanceof FixtureSearchBackend)) {
-          throw new HttpError(503, "browse: NeMo Gym extracts pages with trafilatura, which this port does not have; set search_fixture_path to a fixture holding {\"query\": {\"op\": \"browse\", \"url\": …}, \"results\": <page text>} lines");
-        }
-        return { page_content: pageContent(await backend.search({ op: "browse", url }, { signal })) };
+        if (backend instanceof FixtureSearchBackend) return { page_content: pageContent(await backend.search({ op: "browse", url }, { signal })) };
+        // A page that cannot be fetched is NeMo Gym's "No HTML found": the world's answer, which the model reads.
+        const html = await fetchWebPage(url, { signal });
+        if (!html) return { page_content: "No HTML found" };
+        const text = extractMainText(html);
+        // NeMo Gym splits trafilatura's None: its except clause hands the model this text.
+        if (text === null) return { page_content: "Error: Unexpected error = 'NoneType' object has no attribute 'split'" };
+        return { page_content: pageContent(text) };
       },
     }),
   },

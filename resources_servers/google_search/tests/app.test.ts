@@ -84,12 +84,33 @@ test("live search: a repeated query is served from the cache", async () => {
   assert.equal(google.calls.length, 1);
 });
 
-test("live browse is a 503 naming the fix (no trafilatura here)", async () => {
-  const server = await live("http://127.0.0.1:9/");
+const ARTICLE = `<html><head><title>Tapirs</title></head><body><nav><a href="/">Home</a> | <a href="/zoo">Zoo</a></nav>
+<article><h1>Tapirs of the Andes</h1><p>The mountain tapir is the smallest of the four   species of tapir. It lives in
+the Andes, between 2,000 and 4,300 metres.</p><p>Fewer than 2,500 remain in the wild, according to the IUCN.</p>
+<ul><li>Diet: leaves</li><li>Weight: 150 kg</li></ul></article><footer>© 2026 Zoo</footer></body></html>`;
+
+test("live browse fetches the page (redirects followed) and gives its main text, one block a line, no navigation", async () => {
+  const pages = createServer((request, response) => {
+    const path = request.url ?? "/";
+    if (path === "/old") response.writeHead(301, { location: "/article" }).end();
+    else if (path === "/article") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(ARTICLE);
+    else if (path === "/empty") response.writeHead(200, { "content-type": "text/html" }).end("<html><head><title>nothing</title></head><body><script>1</script></body></html>");
+    else response.writeHead(404).end("not here");
+  });
+  await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
+  after(() => new Promise<void>((resolve) => pages.close(() => resolve())));
+  const site = { url: `http://127.0.0.1:${(pages.address() as AddressInfo).port}` };
+  const server = await live(site.url);
   after(() => server.close());
-  const answer = await server.post("/browse", { url: "https://example.org" });
-  assert.equal(answer.status, 503);
-  assert.match(answer.text, /trafilatura.*search_fixture_path/);
+  const page = async (path: string) => (await server.post("/browse", { url: `${site.url}${path}` })).json<{ page_content: string }>().page_content;
+  assert.equal(
+    await page("/old"),
+    "Tapirs of the Andes\nThe mountain tapir is the smallest of the four species of tapir. It lives in the Andes, between 2,000 and 4,300 metres.\nFewer than 2,500 remain in the wild, according to the IUCN.\nDiet: leaves\nWeight: 150 kg",
+  );
+  // NeMo Gym's texts for no page (trafilatura.fetch_url's None) and no readable text (extract's None, split).
+  assert.equal(await page("/missing"), "No HTML found");
+  assert.equal(await page("/empty"), "Error: Unexpected error = 'NoneType' object has no attribute 'split'");
+  assert.equal((await server.post("/browse", { url: "http://127.0.0.1:9/refused" })).json<{ page_content: string }>().page_content, "No HTML found");
 });
 
 test("a missing google_api_key or google_cx fails at start, naming the key", async () => {
