@@ -11,7 +11,9 @@ export const NEMO_GYM_RAW_BASE_URL_ENV = "NEMO_GYM_RAW_BASE_URL";
 export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.freeze({
   "benchmarks/birdbench/prompts/default.yaml": "ab856406697f67d201b4a375b67f4a0b70f7d7c4b9a28ada9a4618cda5d4d871",
   "benchmarks/global-piqa/prompts/default.yaml": "d8416cae930b36b699fdbf14bd30a19cc87f4350d6ca480f2ef56623a63c6126",
+  "benchmarks/hotpotqa_closedbook/prompts/default.yaml": "297ceb990975a300258093fef230374be337d6791d02499513fcdd87442dd64b",
   "benchmarks/human_eval_infilling/prompts/default.yaml": "e0a039ff7f7092a6163d97ee29c05a4356728f2fd6e8a8e61136e13aeacb55bf",
+  "benchmarks/ifbench/prompts/default.yaml": "5db001fc36592a06e2945f5b2839ad41850159acd3bce384511b0ede09e35f58",
   "benchmarks/livecodebench/prompts/cascade.yaml": "aceccbd4ada23555dde0ca522b572ea29553495e2a096b0c28c473a8c4a5811d",
   "benchmarks/longbench_v2/prompts/default.yaml": "9fd477f4e154abe8c58a8243313dffcc5fa0b8eac592f6e6f90358cdabed1d6a",
   "benchmarks/mbpp/prompts/default.yaml": "adf0e9fe0e81fb94ddd98b5052e616e4540f10e30c634e1a7d5313b511324165",

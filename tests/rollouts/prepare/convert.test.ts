@@ -68,7 +68,7 @@ const modulePath = (name: string) => join(PROJECT_ROOT, "benchmarks", name.inclu
 /** What refuses to prepare (gym eval prepare says why in one line) instead of converting rows. */
 const REFUSING = ["birdbench", "ioi", "spider2_lite"];
 // Refused once run, before any download (their tokenizer is not ported): tests/cli/eval-prepare checks the one line.
-const REFUSING_WHEN_RUN = ["longbench_v2/prepare_n3_1m", "longcodebench/prepare_n3_1m"];
+const REFUSING_WHEN_RUN = ["graphwalks/prepare_n3_1m", "longbench_v2/prepare_n3_1m", "longcodebench/prepare_n3_1m", "mrcr/prepare_n3_128k", "mrcr/prepare_n3_1m"];
 
 for (const [name, c] of Object.entries(cases)) {
   test(`${name}: made-up source rows become NeMo Gym's rows, byte for byte`, async () => {

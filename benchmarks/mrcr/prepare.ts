@@ -1,0 +1,35 @@
+// MRCR (NeMo Gym's benchmarks/mrcr/prepare.py, after NeMo Skills'): openai/mrcr's train split; each row's prompt is
+// a JSON list of chat messages, which becomes responses_create_params.input as is. n_tokens is the sum of the
+// messages' content token counts (tiktoken o200k_base by default); rows over max_context_tokens are dropped.
+import { definePrepare, huggingFace } from "../../src/rollouts/prepare/define.ts";
+import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
+import { parsePythonJson } from "../../src/rollouts/prepare/readers.ts";
+
+export interface LongContextArgs extends Record<string, unknown> {
+  tokenizer_name: string;
+  max_context_tokens: number | bigint | null;
+}
+
+export const mrcr = (defaults: LongContextArgs) =>
+  definePrepare<LongContextArgs, TokenCounter>({
+    defaults,
+    sources: ({ tokenizer_name }) => {
+      checkTokenizerName(tokenizer_name, "mrcr");
+      return [huggingFace("openai/mrcr", "train")];
+    },
+    setup: ({ tokenizer_name }) => tiktokenCounter(tokenizer_name, "mrcr"),
+    convert: (entry, { args, state: countTokens }) => {
+      const messages = parsePythonJson(entry.prompt) as { content: string }[];
+      const nTokens = messages.reduce((sum, message) => sum + countTokens(message.content), 0);
+      if (args.max_context_tokens !== null && args.max_context_tokens !== undefined && nTokens > Number(args.max_context_tokens)) return null;
+      return {
+        responses_create_params: { input: messages },
+        expected_answer: entry.answer,
+        random_string_to_prepend: entry.random_string_to_prepend,
+        n_needles: entry.n_needles,
+        n_tokens: BigInt(nTokens),
+      };
+    },
+  });
+
+export default mrcr({ tokenizer_name: "o200k_base", max_context_tokens: null });
