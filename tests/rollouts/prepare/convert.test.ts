@@ -66,7 +66,7 @@ async function rowsFor(c: Case, source: Source, used: Set<CaseSource>): Promise<
 const modulePath = (name: string) => join(PROJECT_ROOT, "benchmarks", name.includes("/") ? `${name}.ts` : join(name, "prepare.ts"));
 
 /** What refuses to prepare (gym eval prepare says why in one line) instead of converting rows. */
-const REFUSING = ["birdbench", "ioi", "spider2_lite"];
+const REFUSING = ["birdbench", "bunsenbench_chemistry_mcq", "ioi", "ruler/prepare_utils", "ruler2", "spider2_lite"];
 // Refused once run, before any download (their tokenizer is not ported): tests/cli/eval-prepare checks the one line.
 const REFUSING_WHEN_RUN = ["graphwalks/prepare_n3_1m", "longbench_v2/prepare_n3_1m", "longcodebench/prepare_n3_1m", "mrcr/prepare_n3_128k", "mrcr/prepare_n3_1m"];
 
