@@ -27,12 +27,14 @@ export interface HubSource {
  * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
  * row per line (gzipped ones, `jsonl.gz`, as the libraries that fetch them read them); a tar archive one row per
  * regular file, `{name, data}` (data a Buffer), in archive order; a CSV the rows `pandas.read_csv(path, index_col=0)`
- * gives (src/python/pandas-csv.ts); any other file one row `{name, data}` (data a Buffer).
+ * gives (src/python/pandas-csv.ts); a zip archive one row `{name, members}` (every regular file `{name, data}`, in
+ * central-directory order: a script that extracts a whole repository archive reads it as one tree); any other file
+ * one row `{name, data}` (data a Buffer).
  */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl" | "jsonl.gz" | "tar" | "pandas-csv" | "file";
+  format: "jsonl" | "jsonl.gz" | "tar" | "zip" | "pandas-csv" | "file";
   /** The file must have this digest (a file pinned by its publisher's commit); a download with another is refused. */
   sha256?: string;
   tag?: string;

@@ -24,7 +24,7 @@ import type { ProgressReporter } from "./progress.ts";
 import { ensurePromptConfig } from "./prompts.ts";
 import { readJsonlRows, readPandasCsvRows, readParquetRows } from "./readers.ts";
 import { readTarMembers } from "./tar.ts";
-import { readJsonZipRows } from "./zip.ts";
+import { readJsonZipRows, readZipMembers } from "./zip.ts";
 
 export interface PrepareOptions {
   /** `--benchmark NAME`: benchmarks/NAME/config.yaml (or benchmarks/NAME.yaml for `a/b`) under the search roots. */
@@ -308,11 +308,13 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
   const rows =
     source.format === "tar"
       ? readTarMembers(dest).map((member) => ({ ...member }))
-      : source.format === "pandas-csv"
-        ? readPandasCsvRows(dest, source.url)
-        : source.format === "file"
-          ? [{ name: basename(dest), data: readFileSync(dest) }]
-          : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
+      : source.format === "zip"
+        ? [{ name: basename(dest), members: await readZipMembers(dest) }]
+        : source.format === "pandas-csv"
+          ? readPandasCsvRows(dest, source.url)
+          : source.format === "file"
+            ? [{ name: basename(dest), data: readFileSync(dest) }]
+            : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 
