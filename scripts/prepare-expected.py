@@ -65,6 +65,15 @@ def zip_rows(data_files):
     return real_load_dataset("json", data_files=str(local), cache_dir=str(Path(tmp) / "cache"))
 
 
+class Rows(list):
+    """A split's rows that also answer `dataset["column"]` (a column's values, as datasets.Dataset does)."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return [row[key] for row in self]
+        return super().__getitem__(key)
+
+
 def load_dataset(path, name=None, split=None, data_files=None, **_):
     if path == "json" and data_files is not None:
         return zip_rows(data_files)
@@ -73,7 +82,7 @@ def load_dataset(path, name=None, split=None, data_files=None, **_):
     hits = rows_for(name, split)
     if not hits and name is None:
         hits = next((s["rows"] for s in current["sources"] if s.get("split") == split), [])
-    return hits
+    return Rows(hits)
 
 
 if real_datasets is not None:

@@ -11,6 +11,7 @@ export const NEMO_GYM_RAW_BASE_URL_ENV = "NEMO_GYM_RAW_BASE_URL";
 export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.freeze({
   "benchmarks/birdbench/prompts/default.yaml": "ab856406697f67d201b4a375b67f4a0b70f7d7c4b9a28ada9a4618cda5d4d871",
   "benchmarks/bunsenbench_chemistry_mcq/prompts/default.yaml": "bbf44f7127f43a50a89b192a838f1760e0b0a0e650c615d7392f9bf18d1b8bdb",
+  "benchmarks/flores200/prompts/default.yaml": "258eaefc0af9d690186e9e62b593784609015931974e0be34c81953b48dae7f0",
   "benchmarks/global-piqa/prompts/default.yaml": "d8416cae930b36b699fdbf14bd30a19cc87f4350d6ca480f2ef56623a63c6126",
   "benchmarks/hotpotqa_closedbook/prompts/default.yaml": "297ceb990975a300258093fef230374be337d6791d02499513fcdd87442dd64b",
   "benchmarks/human_eval_infilling/prompts/default.yaml": "e0a039ff7f7092a6163d97ee29c05a4356728f2fd6e8a8e61136e13aeacb55bf",
@@ -27,6 +28,7 @@ export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.f
   "benchmarks/prompts/generic/general-boxed.yaml": "440727f654f146d3347e735c99304a925cf9630e4191c4caee6f3ce8566d0c3c",
   "benchmarks/prompts/generic/math.yaml": "5513fb19370f19cab30cee7a50ac737a81f13f32cfa48791a033087d3f29dbf9",
   "benchmarks/ruler2/prompts/default.yaml": "cb70bef57851f6f657072ae34e8c4a1cd076ba1081abc9ceda447975af714d33",
+  "benchmarks/wmt24pp/prompts/default.yaml": "258eaefc0af9d690186e9e62b593784609015931974e0be34c81953b48dae7f0",
 });
 
 /**

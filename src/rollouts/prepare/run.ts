@@ -19,7 +19,7 @@ import { resolveUnderRoots, searchRoots } from "../../config/paths.ts";
 import { listServerInstances } from "../../config/servers.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { orjsonDumps, pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
-import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
+import { isPrepareModule, type PrepareModule, type Row, type Source, type SourceLookups } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
 import { ensurePromptConfig } from "./prompts.ts";
 import { readJsonlRows, readPandasCsvRows, readParquetRows } from "./readers.ts";
@@ -136,9 +136,17 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
     }
 
     const context = { hub, cacheDir, force: options.force ?? false, progress: options.progress, benchmark: entry.name };
-    const sources = typeof module.sources === "function" ? await module.sources(moduleArgs, { configNames: async (repo) => (await hub.configNames(repo)).configs }) : module.sources;
-    const inputs: { source: Source; rows: Row[] }[] = [];
     const sourceRecords: SourceRecord[] = [];
+    const lookups: SourceLookups = {
+      configNames: async (repo) => (await hub.configNames(repo)).configs,
+      file: async (source) => {
+        const fetched = await fetchSource({ ...source, format: "file" }, context);
+        sourceRecords.push(fetched.record);
+        return fetched.rows[0]!.data as Buffer;
+      },
+    };
+    const sources = typeof module.sources === "function" ? await module.sources(moduleArgs, lookups) : module.sources;
+    const inputs: { source: Source; rows: Row[] }[] = [];
     for (const source of sources) {
       const fetched = await fetchSource(source, context);
       sourceRecords.push(fetched.record);
@@ -189,6 +197,7 @@ export async function convertRows(module: PrepareModule, args: Row, inputs: read
       else if (converted) output.push(converted);
     });
   }
+  if (module.finish) output.push(...module.finish(state, args));
   module.validate?.(output);
   return output;
 }

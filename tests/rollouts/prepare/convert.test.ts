@@ -80,8 +80,10 @@ for (const [name, c] of Object.entries(cases)) {
     const module = imported.default;
     assert.ok(isPrepareModule(module));
     const args = { ...(module.defaults ?? {}), ...(c.args ?? {}) };
-    const sources = typeof module.sources === "function" ? await module.sources(args, { configNames: async () => c.configNames ?? [] }) : module.sources;
     const used = new Set<CaseSource>();
+    // A file the module reads before choosing its downloads: the case's text for that URL.
+    const file = async (source: Source) => (await rowsFor(c, source, used))[0]!.data as Buffer;
+    const sources = typeof module.sources === "function" ? await module.sources(args, { configNames: async () => c.configNames ?? [], file }) : module.sources;
     const inputs = await Promise.all(sources.map(async (source) => ({ source, rows: await rowsFor(c, source, used) })));
     assert.equal(used.size, c.sources.length, `${name}: every source of the case is one the module reads`);
     const lines = serializeRows(module, await convertRows(module, args, inputs)).split("\n").slice(0, -1);
