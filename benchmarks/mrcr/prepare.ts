@@ -1,17 +1,17 @@
-// MRCR (NeMo Gym's benchmarks/mrcr/prepare.py, after NeMo Skills'): openai/mrcr's train split; each row's prompt is
-// a JSON list of chat messages, which becomes responses_create_params.input as is. n_tokens is the sum of the
-// messages' content token counts (tiktoken o200k_base by default); rows over max_context_tokens are dropped.
-import { definePrepare, huggingFace } from "../../src/rollouts/prepare/define.ts";
-import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
+// MRCR (NeMo Gym's benchmarks/mrcr/prepare.py): openai/mrcr's train split, each row's `prompt` (a JSON list of chat
+// messages) as the conversation, its token count (every message's content counted with tiktoken o200k_base by
+// default, summed) recorded as n_tokens, rows over max_context_tokens dropped (no cap by default).
+import { definePrepare, huggingFace, type Row } from "../../src/rollouts/prepare/define.ts";
 import { parsePythonJson } from "../../src/rollouts/prepare/readers.ts";
+import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
 
-export interface LongContextArgs extends Record<string, unknown> {
+export interface MrcrArgs extends Record<string, unknown> {
   tokenizer_name: string;
   max_context_tokens: number | bigint | null;
 }
 
-export const mrcr = (defaults: LongContextArgs) =>
-  definePrepare<LongContextArgs, TokenCounter>({
+export const mrcr = (defaults: MrcrArgs) =>
+  definePrepare<MrcrArgs, TokenCounter>({
     defaults,
     sources: ({ tokenizer_name }) => {
       checkTokenizerName(tokenizer_name, "mrcr");
@@ -19,7 +19,7 @@ export const mrcr = (defaults: LongContextArgs) =>
     },
     setup: ({ tokenizer_name }) => tiktokenCounter(tokenizer_name, "mrcr"),
     convert: (entry, { args, state: countTokens }) => {
-      const messages = parsePythonJson(entry.prompt) as { content: string }[];
+      const messages = parsePythonJson(entry.prompt) as Row[];
       const nTokens = messages.reduce((sum, message) => sum + countTokens(message.content), 0);
       if (args.max_context_tokens !== null && args.max_context_tokens !== undefined && nTokens > Number(args.max_context_tokens)) return null;
       return {

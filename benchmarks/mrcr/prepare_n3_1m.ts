@@ -1,4 +1,4 @@
-// MRCR for a 1m-token context (NeMo Gym's benchmarks/mrcr/prepare_n3_1m.py): the same rows, counted with the
+// MRCR for a 1M-token context (NeMo Gym's benchmarks/mrcr/prepare_n3_1m.py): the same rows, counted with the
 // Nemotron-3-Super Hugging Face tokenizer and capped at 1048576 tokens. That tokenizer is not ported
 // (src/rollouts/prepare/tokens.ts), so this preparation is refused in one line before any download.
 import { mrcr } from "./prepare.ts";

@@ -4,7 +4,7 @@
 // precision / recall / F1.
 import { z } from "zod";
 import { resourcesServer } from "../../src/server/index.ts";
-import { computePassMajorityMetrics, highestKMetrics, type VerifyRecord } from "../../src/metrics/index.ts";
+import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
 import { classificationMetrics, confusion, parseJudgement, verdictLabel } from "./judgement.ts";
 
 /** The assistant messages' text (a string content, or every part's `text`), one per line, stripped. */
@@ -57,7 +57,8 @@ export default resourcesServer({
   },
   floatFields: ["tp", "fp", "fn", "tn"],
   computeMetrics(tasks) {
-    const metrics: Record<string, unknown> = { ...computePassMajorityMetrics(tasks, { scoreFn: score, answerKey: "extracted_judgement" }).metrics };
+    // NeMo Gym returns compute_pass_majority_metrics' dict as it is: per_sample_aggregate included, at its place.
+    const metrics = passMajorityMetricsAsDict(computePassMajorityMetrics(tasks, { scoreFn: score, answerKey: "extracted_judgement" }));
     return Object.assign(metrics, classificationMetrics(tasks as Array<Array<Record<string, unknown>>>));
   },
   keyMetrics(agentMetrics) {

@@ -2,7 +2,8 @@
 // Responses answer — the model's, and the judge's too when it is asked over /v1/responses: the last assistant message
 // that has text parts, joined by newlines and stripped; optionally without its thinking traces, as NeMo Skills'
 // parse_reasoning does (<think>…</think> and <thinking>…</thinking> blocks, then anything up to a stray closing tag
-// at the start). Python regex semantics (src/python/re).
+// at the start). Python regex semantics (src/python/re). Also every assistant message's text at once, as NeMo Gym's
+// proof-grading servers (imo_gradingbench) read it.
 import type { NeMoGymResponse } from "../protocol/index.ts";
 import { compilePythonRegex } from "../python/re/index.ts";
 import { pythonStrip } from "../python/str.ts";
@@ -43,4 +44,19 @@ export function answerAfterThinking(response: Pick<NeMoGymResponse, "output">): 
   const opened = raw.includes("<think>") || raw.includes("<thinking>");
   const closed = raw.includes("</think>") || raw.includes("</thinking>");
   return opened && !closed ? "" : lastAssistantAnswerText(response, { stripThinking: true });
+}
+
+/**
+ * Every assistant message's text, in order, one per line and stripped (NeMo Gym's `_extract_assistant_text` of its
+ * proof-grading servers): a string content as it is, else each part's `text` (a refusal part has none). Reasoning
+ * items are never read.
+ */
+export function assistantMessagesText(response: Pick<NeMoGymResponse, "output">): string {
+  const texts: string[] = [];
+  for (const item of response.output as { type?: unknown; role?: unknown; content?: unknown }[]) {
+    if (item.type !== "message" || item.role !== "assistant") continue;
+    if (typeof item.content === "string") texts.push(item.content);
+    else if (Array.isArray(item.content)) for (const part of item.content as { text?: unknown }[]) if (typeof part?.text === "string") texts.push(part.text);
+  }
+  return pythonStrip(texts.join("\n"));
 }

@@ -25,7 +25,7 @@ export { pythonStrHashUnrandomised, siphash13 } from "./str-hash.ts";
 export { NAMESPACE_URL, uuid5 } from "./uuid.ts";
 export { pythonFormat } from "./str-format.ts";
 export { PythonLiteralError, readPythonConstants } from "./literal.ts";
-export { pythonCsvRows } from "./csv.ts";
+export { CsvError, pythonCsvDictRows, pythonCsvReader, pythonCsvRows, pythonCsvRowsFromString, stringIoLines, type CsvDialect } from "./csv.ts";
 
 // ---- the Python-value model ----
 export { pythonJsonLoads } from "./json.ts";
@@ -80,9 +80,11 @@ export {
   codePoints,
   compareStrings,
   isAlpha,
+  isDigit,
   isLower,
   isSpace,
   isUpper,
+  pythonCount,
   pythonLen,
   pythonLower,
   pythonLstrip,

@@ -43,6 +43,8 @@ export interface PythonDumpsOptions {
   sortKeys?: boolean;
   /** `indent=N`: one item a line, N spaces a level, "," then a newline between items (`json.dump(…, indent=4)`). */
   indent?: number;
+  /** `separators=(item, key)` without indent; default `(", ", ": ")`, `(",", ":")` for compact text. */
+  separators?: readonly [string, string];
 }
 
 /**
@@ -55,8 +57,9 @@ export function pythonJsonDumpsTyped(value: unknown, options: PythonDumpsOptions
   const str = (s: string) => (ensureAscii ? asciiJsonString(s) : JSON.stringify(s));
   const indent = options.indent;
   // Items of a container at `depth`: ", " inline, or one a line indented (an empty container stays "[]" / "{}").
+  const [itemSeparator, keySeparator] = options.separators ?? [", ", ": "];
   const join = (items: string[], depth: number, open: string, close: string): string => {
-    if (indent === undefined || items.length === 0) return `${open}${items.join(", ")}${close}`;
+    if (indent === undefined || items.length === 0) return `${open}${items.join(itemSeparator)}${close}`;
     const inner = `\n${" ".repeat(indent * (depth + 1))}`;
     return `${open}${inner}${items.join(`,${inner}`)}\n${" ".repeat(indent * depth)}${close}`;
   };
@@ -70,7 +73,7 @@ export function pythonJsonDumpsTyped(value: unknown, options: PythonDumpsOptions
     if (typeof v === "object") {
       let entries = (v instanceof Map ? [...v.entries()] : Object.entries(v)).filter(([, item]) => item !== undefined) as [string, unknown][];
       if (options.sortKeys) entries = entries.sort(([a], [b]) => compareCodePoints(a, b));
-      return join(entries.map(([k, item]) => `${str(String(k))}: ${dump(item, depth + 1)}`), depth, "{", "}");
+      return join(entries.map(([k, item]) => `${str(String(k))}${keySeparator}${dump(item, depth + 1)}`), depth, "{", "}");
     }
     throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
   };

@@ -103,6 +103,21 @@ export const isUpper = (text: string): boolean => onlyCased(text, UPPER, LOWER);
 /** `text.islower()`. */
 export const isLower = (text: string): boolean => onlyCased(text, LOWER, UPPER);
 
+// Numeric_Type=Digit characters that are not decimal digits (superscripts, circled and parenthesised digits, …):
+// with \p{Nd} they are what `str.isdigit()` accepts.
+const DIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u1369-\u1371\u19da\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792\u{10a40}-\u{10a43}\u{10e60}-\u{10e68}\u{11052}-\u{1105a}\u{1f100}-\u{1f10a}]+$/u;
+
+/** `text.isdigit()`: non-empty, every character a digit (decimal digits and the Numeric_Type=Digit ones). */
+export const isDigit = (text: string): boolean => DIGIT.test(text);
+
+/** `text.count(sub)`: non-overlapping occurrences from the left; an empty `sub` counts every position. */
+export function pythonCount(text: string, sub: string): number {
+  if (sub === "") return pythonLen(text) + 1;
+  let count = 0;
+  for (let at = text.indexOf(sub); at !== -1; at = text.indexOf(sub, at + sub.length)) count++;
+  return count;
+}
+
 /** `text.isalpha()`: non-empty, every character a letter. */
 export const isAlpha = (text: string): boolean => /^\p{L}+$/u.test(text);
 

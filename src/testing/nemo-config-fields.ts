@@ -57,6 +57,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/calendar": RESOURCES_SERVER,
   "resources_servers/circle_click": RESOURCES_SERVER,
   "resources_servers/circle_count": RESOURCES_SERVER,
+  "resources_servers/citation_if": RESOURCES_SERVER,
   "resources_servers/code_fim": [...RESOURCES_SERVER, "split", "num_processes", "timeout"],
   "resources_servers/code_gen": [...RESOURCES_SERVER, "num_processes", "unit_test_timeout_secs", "debug", "reasoning_format_penalty"],
   "resources_servers/competitive_coding_challenges": [...RESOURCES_SERVER, "test_file", "test_batch_size", "num_parallel_requests", "time_scale", "shared_dir", "reward_mode"],
@@ -76,6 +77,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "prepared_images",
     "prepared_image_manifest",
   ],
+  "resources_servers/equivalence_rule": [...RESOURCES_SERVER, "grading_rule"],
   "resources_servers/equivalence_llm_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -165,10 +167,13 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/google_search": [...RESOURCES_SERVER, "google_api_key", "google_cx"],
   "resources_servers/gpqa_diamond": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/graphwalks": RESOURCES_SERVER,
   "resources_servers/grl_sokoban": [...RESOURCES_SERVER, "env_config"],
   "resources_servers/gui_coordinate": RESOURCES_SERVER,
   "resources_servers/grl_tetris": [...RESOURCES_SERVER, "env_config"],
   // ImageToolsPivotResourcesServerConfig (app.py; base.py's tool surface has no config class of its own).
+  "resources_servers/hotpotqa_qa": [...RESOURCES_SERVER, "report_filtered_metrics"],
+  "resources_servers/ifbench": [...RESOURCES_SERVER, "num_processes"],
   "resources_servers/image_tools": [
     ...RESOURCES_SERVER,
     "reward_mode",
@@ -180,6 +185,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "log_unparsed_generations",
     "log_unparsed_every_n",
   ],
+  "resources_servers/imo_gradingbench": RESOURCES_SERVER,
   "resources_servers/instruction_following": RESOURCES_SERVER,
   "resources_servers/inverse_if": [
     ...RESOURCES_SERVER,
@@ -190,6 +196,8 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "default_judge_system_prompt",
     "parallel_evaluation",
   ],
+  // LCNIAHResourcesServerConfig also redeclares `name` (default "lc_niah").
+  "resources_servers/lc_niah": [...RESOURCES_SERVER, "overlap_metric_rule", "overlap_grading_rule"],
   "resources_servers/jailbreak_detection": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -224,6 +232,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "library_verifier_max_concurrency",
   ],
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
+  "resources_servers/mrcr": RESOURCES_SERVER,
   "resources_servers/multichallenge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -288,6 +297,16 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "use_chat_completions_for_judge",
     "judge_prompt_path",
   ],
+  "resources_servers/proof_genselect": [...RESOURCES_SERVER, "assert_think_end"],
+  // PolyMathResourcesServerConfig subclasses math_with_judge's config and adds nothing.
+  "resources_servers/polymath": [
+    ...RESOURCES_SERVER,
+    "judge_model_server",
+    "judge_responses_create_params",
+    "should_use_judge",
+    "library_verifier_timeout_seconds",
+    "library_verifier_max_concurrency",
+  ],
   "resources_servers/proof_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
@@ -302,13 +321,26 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "assert_think_end",
   ],
   "resources_servers/proof_verification": [...RESOURCES_SERVER, "judge_model_server", "judge_model_name", "temperature", "top_p", "max_tokens", "assert_think_end"],
+  "resources_servers/ruler": RESOURCES_SERVER,
+  "resources_servers/ruler2": RESOURCES_SERVER,
   "resources_servers/reasoning_gym": RESOURCES_SERVER,
   "resources_servers/scicode": [...RESOURCES_SERVER, "num_processes", "timeout_secs", "test_data_fpath"],
   "resources_servers/simpleqa": [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "judge_prompt_path", "use_chat_completions_for_judge"],
   "resources_servers/single_step_tool_use_with_argument_comparison": [...RESOURCES_SERVER, "tool_call_comparator_config"],
   "resources_servers/spider2_lite": [...RESOURCES_SERVER, "spider2_lite_dir", "max_concurrency", "sql_execution_timeout_s"],
+  "resources_servers/string_match": RESOURCES_SERVER,
   "resources_servers/structeval": RESOURCES_SERVER,
   "resources_servers/structured_outputs": [...RESOURCES_SERVER, "xml_coerce_types"],
+  "resources_servers/swe_pivot": [
+    ...RESOURCES_SERVER,
+    "reward_mode",
+    "enable_target_match",
+    "enable_argument_similarity",
+    "similarity_threshold",
+    "similarity_full_credit",
+    "enable_diff_size_shaping",
+    "diff_size_alpha",
+  ],
   "resources_servers/swerl_llm_judge": RESOURCES_SERVER,
   "resources_servers/tavily_search": [
     ...RESOURCES_SERVER,
@@ -320,6 +352,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
     "debug",
     "dump_session_id_to_metrics_on_exit",
   ],
+  "resources_servers/terminal_multi_harness": [...RESOURCES_SERVER, "tool_call_comparator_config"],
   "resources_servers/terminus_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",

@@ -20,25 +20,25 @@ const AGENT = "example_session_state_mgmt_simple_agent.responses_api_agents.simp
 
 // A NeMo Gym environment this project has not ported: its resources server exists only as app.py upstream.
 const dir = mkdtempSync(join(tmpdir(), "gym-config-keys-"));
-const IFBENCH = join(dir, "ifbench.yaml");
+const TALES = join(dir, "tales.yaml");
 writeFileSync(
-  IFBENCH,
-  `ifbench:
+  TALES,
+  `tales:
   resources_servers:
-    ifbench:
+    tales:
       entrypoint: app.py
       domain: coding
-ifbench_simple_agent:
+tales_simple_agent:
   responses_api_agents:
     simple_agent:
       entrypoint: app.py
-      resources_server: {type: resources_servers, name: ifbench}
+      resources_server: {type: resources_servers, name: tales}
       model_server: {type: responses_api_models, name: policy_model}
 `,
 );
 const ROWS = join(dir, "rows.jsonl");
 writeFileSync(ROWS, `${JSON.stringify({ responses_create_params: { input: "hi" } })}\n`);
-const UNPORTED = /^error: not available here: ifbench; available resources servers: abstention, arc_agi, .*\bcalendar, .*example_session_state_mgmt.*, xstest$/m;
+const UNPORTED = /^error: not available here: tales; available resources servers: abstention, arc_agi, .*\bcalendar, .*example_session_state_mgmt.*, xstest$/m;
 
 function assertOneLineBeforeAnyStart(result: { code: number | null; output: string }, pattern: RegExp, marker: string) {
   assert.equal(result.code, 2, result.output);
@@ -51,13 +51,13 @@ function assertOneLineBeforeAnyStart(result: { code: number | null; output: stri
 test("a server this project does not have fails env validate, env start and eval run with one line listing what is available", async () => {
   const marker = randomUUID();
   const env = { GYM_TEST_MARKER: marker };
-  const validate = await runGym(["env", "validate", "--config", IFBENCH, ...COUNTER_CONFIGS], { env });
+  const validate = await runGym(["env", "validate", "--config", TALES, ...COUNTER_CONFIGS], { env });
   assertOneLineBeforeAnyStart(validate, UNPORTED, marker);
-  const start = await runGym(["env", "start", "--config", IFBENCH, ...COUNTER_CONFIGS, "++head_server.port=0"], { env });
+  const start = await runGym(["env", "start", "--config", TALES, ...COUNTER_CONFIGS, "++head_server.port=0"], { env });
   assertOneLineBeforeAnyStart(start, UNPORTED, marker);
-  const run = await runGym(["eval", "run", "--config", IFBENCH, ...COUNTER_CONFIGS, "--agent", "ifbench_simple_agent", "--input", ROWS, "--output", join(dir, "out.jsonl"), "++head_server.port=0"], { env });
+  const run = await runGym(["eval", "run", "--config", TALES, ...COUNTER_CONFIGS, "--agent", "tales_simple_agent", "--input", ROWS, "--output", join(dir, "out.jsonl"), "++head_server.port=0"], { env });
   assert.equal(run.code, 2, run.output);
-  assert.match(run.output, /not available here: ifbench; available resources servers: /);
+  assert.match(run.output, /not available here: tales; available resources servers: /);
   assert.doesNotMatch(run.output, /ERR_MODULE_NOT_FOUND|listening on/);
 });
 

@@ -258,6 +258,21 @@ describe("python-regex: the rules one by one", () => {
     assert.ok(pythonSearch("é", "É", { ignoreCase: true }));
   });
 
+  test("a negated class or `.` inside a repeated group matches from the leftmost position (Node 20's v-flag bug is avoided)", () => {
+    assert.deepEqual(pythonSearch("(?:[^x]*a)+b", "zaab aab")?.groups[0], "zaab aab");
+    assert.deepEqual(pythonSearch("(?:[^x]a)+b", "zaab aab")?.groups[0], "aab");
+    assert.equal(pythonSub(String.raw`Document \d+:(?:.*\n)+?\n`, "", "Document 2: x\rD\n\nrest"), "rest");
+    assert.deepEqual(pythonFindall(String.raw`(?:\W*\w)+`, "a, b; c"), ["a, b; c"]);
+  });
+
+  test("ignoreCase makes I, i, İ and ı one letter, as Python's (JS's case folding keeps İ and ı apart); not under re.ASCII", () => {
+    const text = "iIİıjſK";
+    assert.deepEqual(pythonFindall("[A-Z]", text, { ignoreCase: true }), ["i", "I", "İ", "ı", "j", "ſ", "K"]);
+    for (const pattern of ["i", "I", "İ", "ı", "\\x69", "[İ]", "[h-j]"]) assert.deepEqual(pythonFindall(pattern, "iIİı", { ignoreCase: true }), ["i", "I", "İ", "ı"], pattern);
+    assert.deepEqual(pythonFindall("[^i]", text, { ignoreCase: true }), ["j", "ſ", "K"]);
+    assert.deepEqual(pythonFindall("(?a)i", text, { ignoreCase: true }), ["i", "I"]);
+  });
+
   test("patterns Python rejects throw PyRegexError (re.error)", () => {
     for (const pattern of PYTHON_ERRORS) assert.throws(() => compilePythonRegex(pattern), PyRegexError, pattern);
   });

@@ -5,9 +5,11 @@ import {
   codePoints,
   compareStrings,
   isAlpha,
+  isDigit,
   isLower,
   isSpace,
   isUpper,
+  pythonCount,
   pythonLen,
   pythonLstrip,
   pythonRstrip,
@@ -76,4 +78,16 @@ describe("python-str: character tests", () => {
     assert.equal(isAlpha("ab1"), false);
     assert.equal(isAlpha(""), false);
   });
+});
+
+test("isDigit is str.isdigit(): decimal digits of every script and the Numeric_Type=Digit ones, not fractions", () => {
+  for (const text of ["123", "١٢٣", "²", "①", "⑴", "🄁"]) assert.equal(isDigit(text), true, text);
+  for (const text of ["½", "", "12a", "١."]) assert.equal(isDigit(text), false, text);
+});
+
+test("pythonCount is str.count(): non-overlapping from the left, an empty needle counts every code point position", () => {
+  assert.equal(pythonCount("aaaa", "aa"), 2);
+  assert.equal(pythonCount("abc", ""), 4);
+  assert.equal(pythonCount("😀😀", ""), 3);
+  assert.equal(pythonCount("ab", "x"), 0);
 });

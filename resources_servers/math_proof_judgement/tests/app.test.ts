@@ -92,6 +92,8 @@ describe("math_proof_judgement verify", () => {
     assert.equal(metrics.agent_metrics["pass@1[avg-of-2]/recall"], 50);
     assert.equal(metrics.agent_metrics["total_positives"], 1);
     assert.equal(metrics.key_metrics["pass@1[avg-of-2]/f1"], metrics.agent_metrics["pass@1[avg-of-2]/f1"]);
+    // NeMo Gym keeps compute_pass_majority_metrics' per_sample_aggregate: each run's accuracy, run 0 then run 1.
+    assert.deepEqual((metrics.agent_metrics as Record<string, unknown>).per_sample_aggregate, { accuracy: [50, 0], true_positive: [50, 0], false_positive: [50, 50], false_negative: [0, 50], true_negative: [0, 0], no_answer: [0, 0] });
   });
 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertRowsAreRunRequests, assistantMessage, http, type InProcessGraph, readRows, responseWith, serverDefinition, startServers } from "../../../src/testing/index.ts";
 import mathWithJudge from "../app.ts";
-import { JUDGE_SYSTEM_MESSAGE } from "../judge.ts";
+import { JUDGE_SYSTEM_MESSAGE } from "../../../src/ports/math/equivalence-judge.ts";
 
 // Another server folder, loaded by its path as a config names it (a server folder imports only src/).
 const scriptedModel = await serverDefinition("responses_api_models/scripted_model");
@@ -94,6 +94,12 @@ describe("math_with_judge verify (judge off, as shipped)", () => {
   test("no answer in the text: reward 0, extracted_answer null", async () => {
     const body = await verified(shipped, "q", "5", "I cannot solve this.");
     assert.deepEqual([body.reward, body.extracted_answer], [0, null]);
+  });
+
+  test("a gap of the math-verify port is a 501 naming it, not a guessed 0 (NeMo Gym's math-verify scores it 1.0)", async () => {
+    const answer = await verify(shipped, { question: "q", expected_answer: "4" }, String.raw`\boxed{\int_0^2 2x\,dx}`);
+    assert.equal(answer.status, 501, answer.text);
+    assert.match(answer.json<{ detail: string }>().detail, /\\int .*latex2sympy/);
   });
 
   test("a missing question or expected_answer is a 422 naming the field", async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ReverifyReport } from "../../../src/rollouts/reverify.ts";
 import { assertParity, assertSameAsRecorded, type InProcessGraph, parityDetails, readRows, replayEndToEnd, reverifyStored, sharedDataFile, startReplayGraph } from "../../../src/testing/index.ts";
-import { judgePrompt, JUDGE_SYSTEM_MESSAGE } from "../judge.ts";
+import { judgePrompt, JUDGE_SYSTEM_MESSAGE } from "../../../src/ports/math/equivalence-judge.ts";
 
 const configs = [join(import.meta.dirname, "../configs/math_with_judge.yaml")];
 const rollouts = sharedDataFile("math_with_judge/data/example_rollouts.jsonl");

@@ -3,7 +3,7 @@
 // symbols (text answers), then numbers: with a decimal on either side both are rounded to 6 places, otherwise
 // exact rational equality, then numeric equality (also at random points when variables remain — SymPy's
 // simplify(a - b) == 0 here).
-import { spend } from "./budget.ts";
+import { noteGap, spend } from "./budget.ts";
 import { add, children, freeSymbols, isNumber, mul, neg, onlySymbols, structurallyEqual, type Expr } from "./expr.ts";
 import { approxEqual, approxValue, exactValue, roundedExact, toNumber } from "./numeric.ts";
 import { relationAsSet, unwrapFunctions } from "./as-set.ts";
@@ -121,6 +121,7 @@ function setsEqual(gold: Expr, pred: Expr): boolean {
   if (isSetOperation(a) || isSetOperation(b)) {
     const [x, y] = [realSetOf(a), realSetOf(b)];
     if (x && y && sameSet(x, y)) return true;
+    if (!x || !y) noteGap("a union or intersection of intervals with an endpoint that is not rational (SymPy compares such sets; this port does not)");
   }
   const elements = (e: Expr) => (e.kind === "set" ? dedupe(e.items) : e.kind === "tuple" ? e.items : null);
   const [aItems, bItems] = [elements(a), elements(b)];

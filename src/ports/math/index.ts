@@ -2,7 +2,7 @@
 // math_metric(gold=LaTeX, prediction=expression+LaTeX, aggregation max, precision 6) on
 // `\boxed{<expected>}` and the model's text. Bounded: oversized or pathological input, or running out of the
 // work budget, scores 0 with a reason (NeMo Gym kills the library after 10 s and scores 0).
-import { DEFAULT_LIMITS, MathWorkLimitError, withBudget, type BudgetLimits } from "./budget.ts";
+import { DEFAULT_LIMITS, MathWorkLimitError, notedGaps, withBudget, type BudgetLimits } from "./budget.ts";
 import { verifyCandidates } from "./compare.ts";
 import { extractCandidates, type Candidate } from "./extract.ts";
 import { sympyStr } from "./print.ts";
@@ -25,6 +25,12 @@ export interface MathVerification {
   extractedAnswer: string | null;
   /** Why the score is 0 without a comparison (no gold answer, input too large, work limit). */
   reason?: string;
+  /**
+   * Why this result may not be math-verify's: where this port gave up and math-verify would not have (budget.ts'
+   * noteGap). A gap met while extracting always counts (math-verify would have taken that candidate); one met while
+   * comparing only when no pair matched. Empty when the result is the one this port stands by.
+   */
+  gaps: string[];
 }
 
 /** Longer model outputs are not searched (math-verify would exceed NeMo Gym's 10 s on them anyway). */
@@ -43,20 +49,21 @@ export function stripMathDelimiters(expected: string): string {
 const candidateString = (c: Candidate) => (typeof c === "string" ? c : sympyStr(c));
 
 export function verifyMath(expected: string, prediction: string, limits: BudgetLimits = DEFAULT_LIMITS): MathVerification {
-  const zero = (reason: string): MathVerification => ({ score: 0, extractedGold: null, extractedPrediction: null, extractedAnswer: null, reason });
+  const zero = (reason: string, gaps: readonly string[] = []): MathVerification => ({ score: 0, extractedGold: null, extractedPrediction: null, extractedAnswer: null, reason, gaps: [...gaps] });
   if (prediction.length > MAX_TEXT_CHARS || expected.length > MAX_TEXT_CHARS) return zero(`input longer than ${MAX_TEXT_CHARS} characters`);
   if (longestExpressionRun(prediction) > MAX_EXPRESSION_RUN) return zero(`a run of digits and operators longer than ${MAX_EXPRESSION_RUN} characters`);
   try {
     return withBudget(limits, () => {
       const gold = extractCandidates(`\\boxed{${stripMathDelimiters(expected)}}`, ["latex"]);
-      if (gold.length === 0) return zero("no gold answer could be extracted");
+      if (gold.length === 0) return zero("no gold answer could be extracted", notedGaps());
       const predicted = extractCandidates(prediction, ["expr", "latex"]);
+      const extractionGaps = [...notedGaps()];
       const score = verifyCandidates(gold, predicted) ? 1 : 0;
       const extractedGold = gold.map(candidateString);
       const extractedPrediction = predicted.map(candidateString);
       const goldStrings = extractedGold.map((s) => pythonStrip(s));
       const extractedAnswer = extractedPrediction.find((p) => pythonStrip(p) !== "" && goldStrings.includes(pythonStrip(p))) ?? extractedPrediction[0] ?? null;
-      return { score, extractedGold, extractedPrediction, extractedAnswer };
+      return { score, extractedGold, extractedPrediction, extractedAnswer, gaps: score === 1 ? extractionGaps : [...notedGaps()] };
     });
   } catch (error) {
     if (error instanceof MathWorkLimitError) return zero(error.message);

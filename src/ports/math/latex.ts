@@ -1,7 +1,8 @@
 // Normalised LaTeX → expression tree: the grammar latex2sympy2_extended accepts for answers (numbers, \frac,
 // \sqrt[n]{}, powers, implicit products, functions, |x|, n!, percent, degrees, sets, intervals, tuples,
 // relations and chains, ±, matrices). Anything else throws, and math-verify then keeps only the string.
-import { spend } from "./budget.ts";
+import { noteGap, spend } from "./budget.ts";
+import { LATEX2SYMPY_COMMANDS } from "./latex2sympy-commands.ts";
 import { approxValue, toNumber } from "./numeric.ts";
 import {
   add, constant, divide, finiteSet, fn, HALF, integer, mul, neg, numberFromString, onlySymbols, percentOf, pow, rational, relation, symbol,
@@ -488,6 +489,7 @@ class Parser {
     if (FUNCTIONS[name]) return this.parseFunction(FUNCTIONS[name]!, name);
     const bare = name.slice(1);
     if (GREEK.has(bare)) return symbol(bare.toLowerCase());
+    if (LATEX2SYMPY_COMMANDS.has(name)) noteGap(`the LaTeX command ${name} (latex2sympy's grammar has it; this port does not parse it)`);
     throw new LatexParseError(`unsupported command ${name}`);
   }
 

@@ -3,125 +3,15 @@
 // closing quote joins the field and an unterminated quoted field ends the last record instead of failing.
 import { type StructuredDict, type StructuredValue } from "./value.ts";
 import { PyException } from "../../python/exception.ts";
+import { CsvError, pythonCsvRowsFromString } from "../../python/csv.ts";
 
-const FIELD_SIZE_LIMIT = 131072;
-const EOL = -1;
-
-type State = "start_record" | "start_field" | "in_field" | "in_quoted_field" | "quote_in_quoted_field" | "eat_crnl";
-
-/** Lines as `io.StringIO(text)` yields them: split after every "\n", the last one possibly without it. */
-function stringIoLines(text: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", start)) {
-    lines.push(text.slice(start, i + 1));
-    start = i + 1;
-  }
-  if (start < text.length) lines.push(text.slice(start));
-  return lines;
-}
-
-/** `list(csv.reader(io.StringIO(text)))`: every record, an empty line being `[]`. */
+/** `list(csv.reader(io.StringIO(text)))`: every record, an empty line being `[]`; csv.Error as the Python exception. */
 export function readCsvRecords(text: string): string[][] {
-  const lines = stringIoLines(text);
-  const records: string[][] = [];
-  let lineIndex = 0;
-  let state: State = "start_record";
-  let fields: string[] = [];
-  let field = "";
-  let fieldLength = 0;
-
-  const addChar = (ch: string) => {
-    if (fieldLength >= FIELD_SIZE_LIMIT) throw new PyException("Error", `field larger than field limit (${FIELD_SIZE_LIMIT})`);
-    field += ch;
-    fieldLength++;
-  };
-  const saveField = () => {
-    fields.push(field);
-    field = "";
-    fieldLength = 0;
-  };
-
-  const processChar = (c: string | typeof EOL) => {
-    const lineBreak = c === "\n" || c === "\r";
-    switch (state) {
-      case "start_record":
-        if (c === EOL) return;
-        if (lineBreak) {
-          state = "eat_crnl";
-          return;
-        }
-        state = "start_field";
-      // falls through
-      case "start_field":
-        if (lineBreak || c === EOL) {
-          saveField();
-          state = c === EOL ? "start_record" : "eat_crnl";
-        } else if (c === '"') state = "in_quoted_field";
-        else if (c === ",") saveField();
-        else {
-          addChar(c);
-          state = "in_field";
-        }
-        return;
-      case "in_field":
-        if (lineBreak || c === EOL) {
-          saveField();
-          state = c === EOL ? "start_record" : "eat_crnl";
-        } else if (c === ",") {
-          saveField();
-          state = "start_field";
-        } else addChar(c);
-        return;
-      case "in_quoted_field":
-        if (c === EOL) return;
-        if (c === '"') state = "quote_in_quoted_field";
-        else addChar(c);
-        return;
-      case "quote_in_quoted_field":
-        if (c === '"') {
-          addChar(c);
-          state = "in_quoted_field";
-        } else if (c === ",") {
-          saveField();
-          state = "start_field";
-        } else if (lineBreak || c === EOL) {
-          saveField();
-          state = c === EOL ? "start_record" : "eat_crnl";
-        } else {
-          addChar(c);
-          state = "in_field";
-        }
-        return;
-      case "eat_crnl":
-        if (lineBreak) return;
-        if (c === EOL) {
-          state = "start_record";
-          return;
-        }
-        throw new PyException("Error", "new-line character seen in unquoted field - do you need to open the file with newline=''?");
-    }
-  };
-
-  for (;;) {
-    // One record: lines are fed until the state machine is back at the start of a record.
-    fields = [];
-    state = "start_record";
-    let ended = false;
-    do {
-      if (lineIndex >= lines.length) {
-        if (fieldLength !== 0 || (state as State) === "in_quoted_field") {
-          saveField();
-          records.push(fields);
-        }
-        ended = true;
-        break;
-      }
-      for (const ch of lines[lineIndex++]!) processChar(ch);
-      processChar(EOL);
-    } while (state !== "start_record");
-    if (ended) return records;
-    records.push(fields);
+  try {
+    return pythonCsvRowsFromString(text);
+  } catch (error) {
+    if (error instanceof CsvError) throw new PyException("Error", error.message);
+    throw error;
   }
 }
 

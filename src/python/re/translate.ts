@@ -46,10 +46,17 @@ export interface PythonRegexFlags {
 
 // ---- the character classes Python gives str patterns ----
 
+/**
+ * A class of every character but `members` (class contents). Not `[^members]`: Node 20's V8 mis-matches a negated
+ * class inside a repeated group under the `v` flag (`/(?:[^x]*a)+b/v` finds "aab" at 1 in "zaab", not "zaab" at 0,
+ * and `/(?:[^x]a)+b/v` nothing), which the set difference does not.
+ */
+const notIn = (members: string): string => String.raw`[\p{Any}--[${members}]]`;
+
 const UNICODE_WORD = `[${PYTHON_WORD_CHARS}]`;
-const UNICODE_NOT_WORD = `[^${PYTHON_WORD_CHARS}]`;
+const UNICODE_NOT_WORD = notIn(PYTHON_WORD_CHARS);
 const ASCII_WORD = "[A-Za-z0-9_]";
-const ASCII_NOT_WORD = "[^A-Za-z0-9_]";
+const ASCII_NOT_WORD = notIn("A-Za-z0-9_");
 const ASCII_SPACE_CHARS = String.raw`\t\n\v\f\r\x20`;
 export const ANY = String.raw`[\s\S]`;
 const AT_START = String.raw`(?<![\s\S])`;
@@ -68,7 +75,7 @@ function classEscape(letter: string, mode: Mode): string | undefined {
     case "d":
       return mode.ascii ? "[0-9]" : String.raw`\p{Nd}`;
     case "D":
-      return mode.ascii ? "[^0-9]" : String.raw`\P{Nd}`;
+      return mode.ascii ? notIn("0-9") : String.raw`\P{Nd}`;
     case "w":
       return mode.ascii ? ASCII_WORD : UNICODE_WORD;
     case "W":
@@ -76,7 +83,7 @@ function classEscape(letter: string, mode: Mode): string | undefined {
     case "s":
       return `[${mode.ascii ? ASCII_SPACE_CHARS : PYTHON_SPACE_CHARS}]`;
     case "S":
-      return `[^${mode.ascii ? ASCII_SPACE_CHARS : PYTHON_SPACE_CHARS}]`;
+      return notIn(mode.ascii ? ASCII_SPACE_CHARS : PYTHON_SPACE_CHARS);
     default:
       return undefined;
   }
@@ -91,6 +98,13 @@ function wordBoundary(mode: Mode, negated: boolean): string {
 
 /** A literal code point, safe inside and outside a v-mode class. */
 const literal = (codePoint: number): string => (/^[A-Za-z0-9]$/.test(String.fromCodePoint(codePoint)) ? String.fromCodePoint(codePoint) : `\\u{${codePoint.toString(16)}}`);
+
+// Python's IGNORECASE makes I, i, İ (U+0130, whose lower case is i) and ı (U+0131, which sre pairs with i) one letter;
+// JS's case folding leaves İ and ı apart. A literal or a class holding any of the four gets all four (not under
+// re.ASCII, whose IGNORECASE is ASCII's).
+const DOTTED_AND_DOTLESS_I = [0x49, 0x69, 0x130, 0x131];
+const ANY_I = `[${DOTTED_AND_DOTLESS_I.map(literal).join("")}]`;
+const caseLiteral = (codePoint: number, mode: Mode): string => (mode.ignoreCase && !mode.ascii && DOTTED_AND_DOTLESS_I.includes(codePoint) ? ANY_I : literal(codePoint));
 
 export const SIMPLE_ESCAPES: Record<string, number> = { a: 7, f: 12, n: 10, r: 13, t: 9, v: 11, "\\": 92 };
 const VERBOSE_WHITESPACE = " \t\n\r\v\f";
@@ -253,11 +267,11 @@ export class Translator {
     const ch = this.next();
     switch (ch) {
       case ".":
-        return { source: mode.dotAll ? ANY : String.raw`[^\n]`, kind: "atom" };
+        return { source: mode.dotAll ? ANY : notIn(String.raw`\n`), kind: "atom" };
       case "^":
-        return { source: mode.multiline ? String.raw`(?<![^\n])` : AT_START, kind: "anchor" };
+        return { source: mode.multiline ? `(?<!${notIn(String.raw`\n`)})` : AT_START, kind: "anchor" };
       case "$":
-        return { source: mode.multiline ? String.raw`(?![^\n])` : String.raw`(?=\n?(?![\s\S]))`, kind: "anchor" };
+        return { source: mode.multiline ? `(?!${notIn(String.raw`\n`)})` : String.raw`(?=\n?(?![\s\S]))`, kind: "anchor" };
       case "[":
         return { source: this.characterClass(mode, start), kind: "atom" };
       case "(":
@@ -265,7 +279,7 @@ export class Translator {
       case "\\":
         return this.escape(mode, start);
       default:
-        return { source: literal(ch.codePointAt(0)!), kind: "atom" };
+        return { source: caseLiteral(ch.codePointAt(0)!, mode), kind: "atom" };
     }
   }
 
@@ -415,13 +429,13 @@ export class Translator {
     if (letter === "Z") return { source: AT_END, kind: "anchor" };
     if (letter === "b" || letter === "B") return { source: wordBoundary(mode, letter === "B"), kind: "anchor" };
     const codePoint = this.codePointEscape(letter, start, false);
-    if (codePoint !== undefined) return { source: literal(codePoint), kind: "atom" };
+    if (codePoint !== undefined) return { source: caseLiteral(codePoint, mode), kind: "atom" };
     // \1 … \99: a back-reference (or an octal escape of three octal digits).
     const digits = letter + (/[0-9]/.test(this.peek() ?? "") ? this.next() : "");
     if (digits.length === 2 && /[0-7]/.test(digits[0]!) && /[0-7]/.test(digits[1]!) && /[0-7]/.test(this.peek() ?? "")) {
       const value = parseInt(digits + this.next(), 8);
       if (value > 0o377) throw this.error(`octal escape value \\${digits}${this.pattern[this.pos - 1]} outside of range 0-0o377`, start);
-      return { source: literal(value), kind: "atom" };
+      return { source: caseLiteral(value, mode), kind: "atom" };
     }
     const group = Number(digits);
     if (group > this.groupCount) throw this.error(`invalid group reference ${group}`, start + 1);
@@ -461,6 +475,9 @@ export class Translator {
       this.pos++;
     }
     const items: string[] = [];
+    // Whether a member (a code point or a range) holds one of the four letters IGNORECASE makes one.
+    let holdsAnI = false;
+    const holdsI = (low: number, high: number) => DOTTED_AND_DOTLESS_I.some((i) => low <= i && i <= high);
     let first = true;
     for (;;) {
       const ch = this.peek();
@@ -478,11 +495,14 @@ export class Translator {
         if (typeof low !== "number" || typeof high !== "number") throw this.error("bad character range", rangeStart - 1);
         if (high < low) throw this.error(`bad character range ${String.fromCodePoint(low)}-${String.fromCodePoint(high)}`, rangeStart - 1);
         items.push(`${literal(low)}-${literal(high)}`);
+        holdsAnI ||= holdsI(low, high);
       } else {
         items.push(typeof low === "number" ? literal(low) : low);
+        holdsAnI ||= typeof low === "number" && holdsI(low, low);
       }
     }
-    return `[${negated ? "^" : ""}${items.join("")}]`;
+    if (mode.ignoreCase && !mode.ascii && holdsAnI) items.push(...DOTTED_AND_DOTLESS_I.map(literal));
+    return negated ? notIn(items.join("")) : `[${items.join("")}]`;
   }
 
   /** One class member: a code point, or a class escape (\d, \w, …) as a nested class. */

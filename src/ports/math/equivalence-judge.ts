@@ -1,7 +1,7 @@
-// The LLM judge NeMo Gym's math_with_judge falls back to when math-verify says no: Arena-Hard's equivalence
-// prompt, asked in both orders (positional bias), equal only if both verdicts say [[A=B]] first.
-import type { NeMoGymResponse, ResponseCreateParams } from "../../src/protocol/index.ts";
-import { askJudge, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
+// The LLM judge NeMo Gym's math_with_judge (and polymath, which subclasses it) falls back to when math-verify says
+// no: Arena-Hard's equivalence prompt, asked in both orders (positional bias), equal only if both verdicts say [[A=B]].
+import type { NeMoGymResponse, ResponseCreateParams } from "../../protocol/index.ts";
+import { askJudge, type JudgeCaller, type JudgeEndpoint } from "../../server/index.ts";
 
 export const JUDGE_SYSTEM_MESSAGE = `Please act as an impartial judge and evaluate the equivalence of the solutions given by two AI assistants to the mathematical problem displayed below. You will be given AI assistant A's answer and AI assistant B's answer. Your job is to evaluate whether assistant A's answer is equivalent to assistant B's answer.
 

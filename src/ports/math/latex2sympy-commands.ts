@@ -1,0 +1,32 @@
+// The LaTeX command names latex2sympy2_extended 1.10.2's grammar (PS.g4, which math-verify 0.8.0 parses with) has
+// a token for. A command of this list that the port's parser does not read is a gap of the port (latex2sympy would
+// parse the answer, or at least try); any other command fails there too, as here.
+export const LATEX2SYMPY_COMMANDS: ReadonlySet<string> = new Set([
+  "\\Bbbk", "\\Delta", "\\Diamond", "\\Finv", "\\Game", "\\Gamma", "\\Im", "\\Lambda", "\\Leftrightarrow",
+  "\\Longrightarrow", "\\Omega", "\\Phi", "\\Pi", "\\Psi", "\\Re", "\\Rightarrow", "\\Sigma", "\\Theta", "\\Upsilon",
+  "\\Xi", "\\acute", "\\alpha", "\\angle", "\\approx", "\\arccos", "\\arccosh", "\\arccot", "\\arccsc", "\\arcosh",
+  "\\arcsec", "\\arcsin", "\\arcsinh", "\\arctan", "\\arctanh", "\\arsinh", "\\artanh", "\\backprime", "\\bar",
+  "\\begin", "\\beta", "\\bigstar", "\\binom", "\\blacklozenge", "\\blacksquare", "\\blacktriangle", "\\bm",
+  "\\boldsymbol", "\\boxed", "\\breve", "\\cap", "\\cdot", "\\ceil", "\\cfrac", "\\check", "\\chi", "\\choose",
+  "\\circledS", "\\clubsuit", "\\complement", "\\cos", "\\cosh", "\\cot", "\\csc", "\\cup", "\\dbinom", "\\ddot",
+  "\\delta", "\\det", "\\dfrac", "\\diagdown", "\\diagup", "\\diamondsuit", "\\div", "\\dot", "\\ell", "\\emptyset",
+  "\\end", "\\epsilon", "\\equiv", "\\eta", "\\eth", "\\exp", "\\exponentialE", "\\flat", "\\floor", "\\frac",
+  "\\gamma", "\\gcd", "\\ge", "\\geq", "\\geqslant", "\\grave", "\\gt", "\\hat", "\\hbar", "\\heartsuit", "\\hfil",
+  "\\hslash", "\\imath", "\\in", "\\infty", "\\int", "\\iota", "\\jmath", "\\kappa", "\\lambda", "\\langle",
+  "\\lbrace", "\\lbrack", "\\lceil", "\\lcm", "\\le", "\\leftrightarrow", "\\leq", "\\leqslant", "\\lfloor",
+  "\\lgroup", "\\lim", "\\llcorner", "\\ln", "\\log", "\\longrightarrow", "\\lozenge", "\\lrcorner", "\\lt", "\\lvert",
+  "\\mathbb", "\\mathbf", "\\mathbin", "\\mathcal", "\\mathclap", "\\mathclose", "\\mathellipsis", "\\mathfrak",
+  "\\mathinner", "\\mathit", "\\mathnormal", "\\mathop", "\\mathopen", "\\mathord", "\\mathpunct", "\\mathrel",
+  "\\mathring", "\\mathrlap", "\\mathrm", "\\mathscr", "\\mathsf", "\\mathsterling", "\\mathtt", "\\max", "\\mbox",
+  "\\measuredangle", "\\medspace", "\\mho", "\\min", "\\mod", "\\mp", "\\mu", "\\nabla", "\\natural", "\\ne",
+  "\\negmedspace", "\\negthickspace", "\\negthinspace", "\\neq", "\\nexists", "\\notin", "\\nu", "\\omega",
+  "\\omicron", "\\operatorname", "\\over", "\\overline", "\\overrightarrow", "\\partial", "\\phantom", "\\phi", "\\pi",
+  "\\pm", "\\prime", "\\prod", "\\psi", "\\qquad", "\\quad", "\\rangle", "\\rbrace", "\\rbrack", "\\rceil", "\\rfloor",
+  "\\rgroup", "\\rho", "\\rightarrow", "\\rvert", "\\sec", "\\setminus", "\\sharp", "\\sigma", "\\sin", "\\sinh",
+  "\\spadesuit", "\\sphericalangle", "\\sqrt", "\\square", "\\subseteq", "\\sum", "\\supseteq", "\\surd", "\\tan",
+  "\\tanh", "\\tau", "\\tbinom", "\\text", "\\textbf", "\\textit", "\\textnormal", "\\tfrac", "\\theta",
+  "\\thickspace", "\\thinspace", "\\tilde", "\\times", "\\to", "\\triangle", "\\triangledown", "\\ulcorner",
+  "\\upsilon", "\\urcorner", "\\varepsilon", "\\variable", "\\varnothing", "\\varphi", "\\varpi", "\\varrho",
+  "\\varsigma", "\\vartheta", "\\vartriangle", "\\vbox", "\\vcenter", "\\vec", "\\vert", "\\vrule", "\\vskip",
+  "\\vspace", "\\widecheck", "\\widetilde", "\\wp", "\\xRightarrow", "\\xi", "\\xrightarrow", "\\zeta",
+]);
