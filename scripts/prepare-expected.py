@@ -15,6 +15,7 @@ import contextlib
 import importlib.util
 import inspect
 import io
+import os
 import tarfile
 import json
 import sys
@@ -64,6 +65,15 @@ def zip_rows(data_files):
     return real_load_dataset("json", data_files=str(local), cache_dir=str(Path(tmp) / "cache"))
 
 
+class Rows(list):
+    """A split's rows that also answer `dataset["column"]` (a column's values, as datasets.Dataset does)."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return [row[key] for row in self]
+        return super().__getitem__(key)
+
+
 def load_dataset(path, name=None, split=None, data_files=None, **_):
     if path == "json" and data_files is not None:
         return zip_rows(data_files)
@@ -72,7 +82,7 @@ def load_dataset(path, name=None, split=None, data_files=None, **_):
     hits = rows_for(name, split)
     if not hits and name is None:
         hits = next((s["rows"] for s in current["sources"] if s.get("split") == split), [])
-    return hits
+    return Rows(hits)
 
 
 if real_datasets is not None:
@@ -169,8 +179,15 @@ sys.path.insert(0, str(nemo_root))
 
 
 def urlopen(url, *_, **__):
-    """A file the case gives as text (mmlu_prox's lang_libs.py)."""
+    """A file the case gives as text (mmlu_prox's lang_libs.py), or a zip archive of files (iheval's repository)."""
     source = next(s for s in current["sources"] if s.get("url") == url)
+    if "zip" in source:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for member, text in source["zip"].items():
+                archive.writestr(member, text.encode("utf-8"), compress_type=zipfile.ZIP_DEFLATED)
+        source["zipBase64"] = base64.b64encode(buffer.getvalue()).decode("ascii")
+        return contextlib.closing(io.BytesIO(buffer.getvalue()))
     return contextlib.closing(io.BytesIO(source["text"].encode("utf-8")))
 
 
@@ -194,6 +211,25 @@ for name, case in cases.items():
         # mmmlu's helper module downloads next to its own __file__ (its data/ folder): there too, the temp folder.
         if isinstance(getattr(module, "utils", None), types.ModuleType) and hasattr(module.utils, "download_mmmlu_datasets"):
             module.utils.__file__ = str(Path(tmp) / "mmmlu_utils.py")
+        # iheval's benchmark builds its source with the server's prepare_iheval.py: its download cache and the
+        # test.jsonl it writes go to the temp folder too (the script reads IHEval's archive through urlopen).
+        if hasattr(module, "_SRC_TEST"):
+            os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
+            module._SRC_TEST = Path(tmp) / "test.jsonl"
+            real_spec_from_file_location = importlib.util.spec_from_file_location
+
+            def server_prepare(name, path, *args, _tmp=tmp, **kwargs):
+                spec = real_spec_from_file_location(name, path, *args, **kwargs)
+                exec_module = spec.loader.exec_module
+
+                def exec_redirected(mod):
+                    exec_module(mod)
+                    mod._DATA_DIR = Path(_tmp)
+
+                spec.loader.exec_module = exec_redirected
+                return spec
+
+            importlib.util.spec_from_file_location = server_prepare
         out = Path(tmp) / "out.jsonl"
         module.OUTPUT_FPATH = out
         if hasattr(module, "DEFAULT_OUTPUT_FPATH"):
@@ -205,6 +241,8 @@ for name, case in cases.items():
         if "output_fpath" in inspect.signature(module.prepare).parameters:
             args.setdefault("output_fpath", out)
         written = module.prepare(**args)
+        if hasattr(module, "_SRC_TEST"):
+            importlib.util.spec_from_file_location = real_spec_from_file_location
         # Lines end at "\n" only: orjson and ensure_ascii=False keep U+2028 and friends raw, which splitlines() splits at.
         case["expected"] = Path(written).read_text(encoding="utf-8").split("\n")[:-1]
 

@@ -10,8 +10,12 @@ export const NEMO_GYM_RAW_BASE_URL_ENV = "NEMO_GYM_RAW_BASE_URL";
 /** The prompt_config files of the shipped benchmarks that are NeMo Gym's text, by repository path, sha256 at NEMO_GYM_COMMIT. */
 export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.freeze({
   "benchmarks/birdbench/prompts/default.yaml": "ab856406697f67d201b4a375b67f4a0b70f7d7c4b9a28ada9a4618cda5d4d871",
+  "benchmarks/bunsenbench_chemistry_mcq/prompts/default.yaml": "bbf44f7127f43a50a89b192a838f1760e0b0a0e650c615d7392f9bf18d1b8bdb",
+  "benchmarks/flores200/prompts/default.yaml": "258eaefc0af9d690186e9e62b593784609015931974e0be34c81953b48dae7f0",
   "benchmarks/global-piqa/prompts/default.yaml": "d8416cae930b36b699fdbf14bd30a19cc87f4350d6ca480f2ef56623a63c6126",
+  "benchmarks/hotpotqa_closedbook/prompts/default.yaml": "297ceb990975a300258093fef230374be337d6791d02499513fcdd87442dd64b",
   "benchmarks/human_eval_infilling/prompts/default.yaml": "e0a039ff7f7092a6163d97ee29c05a4356728f2fd6e8a8e61136e13aeacb55bf",
+  "benchmarks/ifbench/prompts/default.yaml": "5db001fc36592a06e2945f5b2839ad41850159acd3bce384511b0ede09e35f58",
   "benchmarks/imo_gradingbench/prompts/default.yaml": "daaf3880561f9b208f62eef8c66742e35e360179f539571978d36c4001ff358a",
   "benchmarks/livecodebench/prompts/cascade.yaml": "aceccbd4ada23555dde0ca522b572ea29553495e2a096b0c28c473a8c4a5811d",
   "benchmarks/longbench_v2/prompts/default.yaml": "9fd477f4e154abe8c58a8243313dffcc5fa0b8eac592f6e6f90358cdabed1d6a",
@@ -24,6 +28,8 @@ export const NEMO_GYM_PROMPT_SHA256: Readonly<Record<string, string>> = Object.f
   "benchmarks/prompts/generic/codegen.yaml": "05205bc1610b5f71fe87c888fa84d00262b1bcc97796a70cc8120d1302b96866",
   "benchmarks/prompts/generic/general-boxed.yaml": "440727f654f146d3347e735c99304a925cf9630e4191c4caee6f3ce8566d0c3c",
   "benchmarks/prompts/generic/math.yaml": "5513fb19370f19cab30cee7a50ac737a81f13f32cfa48791a033087d3f29dbf9",
+  "benchmarks/ruler2/prompts/default.yaml": "cb70bef57851f6f657072ae34e8c4a1cd076ba1081abc9ceda447975af714d33",
+  "benchmarks/wmt24pp/prompts/default.yaml": "258eaefc0af9d690186e9e62b593784609015931974e0be34c81953b48dae7f0",
 });
 
 /**

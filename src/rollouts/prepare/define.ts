@@ -27,12 +27,14 @@ export interface HubSource {
  * A public file fetched as is (`urllib.request.urlretrieve(URL, …)` in NeMo Gym's script): JSON Lines give one
  * row per line (gzipped ones, `jsonl.gz`, as the libraries that fetch them read them); a tar archive one row per
  * regular file, `{name, data}` (data a Buffer), in archive order; a CSV the rows `pandas.read_csv(path, index_col=0)`
- * gives (src/python/pandas-csv.ts); any other file one row `{name, data}` (data a Buffer).
+ * gives (src/python/pandas-csv.ts); a zip archive one row `{name, members}` (every regular file `{name, data}`, in
+ * central-directory order: a script that extracts a whole repository archive reads it as one tree); any other file
+ * one row `{name, data}` (data a Buffer).
  */
 export interface UrlSource {
   kind: "url";
   url: string;
-  format: "jsonl" | "jsonl.gz" | "tar" | "pandas-csv" | "file";
+  format: "jsonl" | "jsonl.gz" | "tar" | "zip" | "pandas-csv" | "file";
   /** The file must have this digest (a file pinned by its publisher's commit); a download with another is refused. */
   sha256?: string;
   tag?: string;
@@ -64,9 +66,14 @@ export const url = (href: string, options: { format?: UrlSource["format"]; tag?:
   ...(options.sha256 ? { sha256: options.sha256 } : {}),
 });
 
-/** What `sources` may ask the Hub before the downloads start (`get_dataset_config_names`). */
+/** What `sources` may ask before the downloads start: the Hub (`get_dataset_config_names`), or a file's bytes. */
 export interface SourceLookups {
   configNames(repo: string): Promise<string[]>;
+  /**
+   * A URL source's bytes, fetched (cached, checksummed) before the others: a file whose content decides what else is
+   * downloaded (NeMo Gym's default language list is the keys of a metadata file).
+   */
+  file(source: UrlSource): Promise<Buffer>;
 }
 
 export interface ConvertContext<Args, State> {
@@ -88,6 +95,8 @@ export interface PrepareSpec<Args extends Row, State> {
   setup?: (args: Args) => State | Promise<State>;
   /** One source row → its benchmark row, several rows, or none (skipped). */
   convert(row: Row, context: ConvertContext<Args, State>): Row | Row[] | null | undefined;
+  /** Rows made once every source is converted (a script that pairs rows across sources), after convert's. */
+  finish?: (state: State, args: Args) => Row[];
   /** Python's json.dumps flavour the script writes with: `ensure_ascii` (Python's default, true). */
   ensureAscii?: boolean;
   /** The serializer the script writes rows with: `json.dumps` (the default) or `orjson.dumps` (compact, raw UTF-8). */

@@ -19,12 +19,12 @@ import { resolveUnderRoots, searchRoots } from "../../config/paths.ts";
 import { listServerInstances } from "../../config/servers.ts";
 import type { ConfigDict } from "../../config/types.ts";
 import { orjsonDumps, pythonJsonDumpsTyped } from "../../python/json-dumps.ts";
-import { isPrepareModule, type PrepareModule, type Row, type Source } from "./define.ts";
+import { isPrepareModule, type PrepareModule, type Row, type Source, type SourceLookups } from "./define.ts";
 import type { ProgressReporter } from "./progress.ts";
 import { ensurePromptConfig } from "./prompts.ts";
 import { readJsonlRows, readPandasCsvRows, readParquetRows } from "./readers.ts";
 import { readTarMembers } from "./tar.ts";
-import { readJsonZipRows } from "./zip.ts";
+import { readJsonZipRows, readZipMembers } from "./zip.ts";
 
 export interface PrepareOptions {
   /** `--benchmark NAME`: benchmarks/NAME/config.yaml (or benchmarks/NAME.yaml for `a/b`) under the search roots. */
@@ -136,9 +136,17 @@ export async function prepareBenchmarks(options: PrepareOptions): Promise<Prepar
     }
 
     const context = { hub, cacheDir, force: options.force ?? false, progress: options.progress, benchmark: entry.name };
-    const sources = typeof module.sources === "function" ? await module.sources(moduleArgs, { configNames: async (repo) => (await hub.configNames(repo)).configs }) : module.sources;
-    const inputs: { source: Source; rows: Row[] }[] = [];
     const sourceRecords: SourceRecord[] = [];
+    const lookups: SourceLookups = {
+      configNames: async (repo) => (await hub.configNames(repo)).configs,
+      file: async (source) => {
+        const fetched = await fetchSource({ ...source, format: "file" }, context);
+        sourceRecords.push(fetched.record);
+        return fetched.rows[0]!.data as Buffer;
+      },
+    };
+    const sources = typeof module.sources === "function" ? await module.sources(moduleArgs, lookups) : module.sources;
+    const inputs: { source: Source; rows: Row[] }[] = [];
     for (const source of sources) {
       const fetched = await fetchSource(source, context);
       sourceRecords.push(fetched.record);
@@ -189,6 +197,7 @@ export async function convertRows(module: PrepareModule, args: Row, inputs: read
       else if (converted) output.push(converted);
     });
   }
+  if (module.finish) output.push(...module.finish(state, args));
   module.validate?.(output);
   return output;
 }
@@ -308,11 +317,13 @@ async function fetchSource(source: Source, context: FetchContext): Promise<{ row
   const rows =
     source.format === "tar"
       ? readTarMembers(dest).map((member) => ({ ...member }))
-      : source.format === "pandas-csv"
-        ? readPandasCsvRows(dest, source.url)
-        : source.format === "file"
-          ? [{ name: basename(dest), data: readFileSync(dest) }]
-          : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
+      : source.format === "zip"
+        ? [{ name: basename(dest), members: await readZipMembers(dest) }]
+        : source.format === "pandas-csv"
+          ? readPandasCsvRows(dest, source.url)
+          : source.format === "file"
+            ? [{ name: basename(dest), data: readFileSync(dest) }]
+            : readJsonlRows(dest, source.url, { gzip: source.format === "jsonl.gz" });
   return { rows, record: { kind: source.kind, url: source.url, rows: rows.length, files: [{ url: source.url, bytes: done.bytes, sha256: done.sha256 }] } };
 }
 

@@ -44,8 +44,10 @@ test("the shipped folders are the ones NeMo Gym has and this project can run", (
   ]);
   // 25 + the code benchmarks: bigcodebench, birdbench, human_eval, human_eval_infilling, ioi, livecodebench-x,
   // livecodebench/{v5_2408_2502,v6_2408_2505}/{config,cascade}, mbpp, spider2_lite (scicode's scicode_agent is not here)
-  // + imo_gradingbench, and the long-context ones: graphwalks/{config,config_n3_1m}, mrcr/{config,config_n3_128k,config_n3_1m}.
-  assert.equal(benchmarkConfigs.length, 43, benchmarkConfigs.map((p) => relative(PROJECT_ROOT, p)).join("\n"));
+  // + imo_gradingbench, and the long-context ones: graphwalks/{config,config_n3_1m}, mrcr/{config,config_n3_128k,config_n3_1m}
+  // + the rest of the catalogue's: bunsenbench_chemistry_mcq, flores200, hotpotqa_closedbook, ifbench, iheval, polymath,
+  // ruler, ruler2, wmt24pp.
+  assert.equal(benchmarkConfigs.length, 52, benchmarkConfigs.map((p) => relative(PROJECT_ROOT, p)).join("\n"));
 });
 
 test("every environments/*/config.yaml and benchmarks/**/*.yaml loads with a model config and names only servers that are here", async () => {
