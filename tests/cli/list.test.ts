@@ -39,7 +39,7 @@ test("filters: --kind, --domain and --ported narrow the listing; the table says 
     assert.ok(e.kind === "benchmark" && e.domain === "math" && e.ported, JSON.stringify(e));
     return e.name;
   });
-  assert.deepEqual(names, ["aime24", "aime24-x", "aime25", "aime25-x", "aime26", "apex_shortlist", "gsm8k", "hendrycks_math", "hmmt_feb25", "hmmt_nov25", "imo_gradingbench", "math-500"]);
+  assert.deepEqual(names, ["aime24", "aime24-x", "aime25", "aime25-x", "aime26", "apex_shortlist", "gsm8k", "hendrycks_math", "hmmt_feb25", "hmmt_nov25", "imo_gradingbench", "math-500", "polymath"]);
 
   assert.equal(table.code, 0, table.output);
   assert.match(table.stdout, /^Available environments and benchmarks \((\d+); ported \1\/\1; manifests 0\/\d+\)\nName +Kind +Ported +Status/);
