@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ServerClient } from "../client/index.ts";
+import type { HttpResponse, ServerClient } from "../client/index.ts";
 import { loadGlobalConfig } from "../config/index.ts";
 import { collectRollouts, type CollectSummary } from "../rollouts/collect.ts";
 import { readJsonl, type InputLine } from "../rollouts/jsonl.ts";
@@ -169,12 +169,16 @@ export interface ReferenceSetExpectations {
 }
 
 /** Posts every reference line to /verify: NeMo Gym's reward and every expected_extra field come back. Returns the table (expected → ours). */
-export async function assertReferenceSet(graph: Graph, server: string, path: string, expectations: ReferenceSetExpectations): Promise<string> {
+export const assertReferenceSet = (graph: Graph, server: string, path: string, expectations: ReferenceSetExpectations): Promise<string> =>
+  assertReferenceLines((request) => graph.client.post(server, "/verify", { json: request }), path, expectations);
+
+/** The same over any way of posting to /verify (an injected server's `post`, say). */
+export async function assertReferenceLines(postVerify: (request: Row) => Promise<HttpResponse>, path: string, expectations: ReferenceSetExpectations): Promise<string> {
   const lines = referenceLines(path);
   assert.equal(lines.length, expectations.lines, `${path}: reference lines`);
   const table: string[] = [];
   for (const line of lines) {
-    const answer = await graph.client.post(server, "/verify", { json: line.request });
+    const answer = await postVerify(line.request);
     const refusal = expectations.refusal?.(line);
     if (refusal) {
       table.push(`line ${line.lineNumber}: refused ${answer.status}`);

@@ -37,9 +37,11 @@ const JUDGE_SERVERS = [
  * Judged elsewhere: their judge prompt is a pinned file fetched on first use (NewtonBench's text; NeMo Gym's
  * judge_prompt.py and finance_sec_search's prompt YAMLs), which `gym env test` on a machine without the network cannot
  * read, so their env test covers the unjudged checks and their own tests drive the judged path with a local prompt
- * and a scripted judge.
+ * and a scripted judge. polymath's judge is math_with_judge's (src/ports/math/library-judge.ts, checked here through
+ * math_with_judge); its own tests drive it with a scripted judge, and its verifier cases include 501s for the
+ * math-verify port's gaps, which a judge-on env test would not reach.
  */
-const JUDGED_IN_THEIR_OWN_TESTS = ["finance_sec_search", "newton_bench", "tavily_search"];
+const JUDGED_IN_THEIR_OWN_TESTS = ["finance_sec_search", "newton_bench", "polymath", "tavily_search"];
 
 test("every environment whose configs name a judge_model_server is in the list", () => {
   const named = readdirSync(join(PROJECT_ROOT, "resources_servers")).filter((name) => {

@@ -3,7 +3,7 @@
 // seq_match_ratio, and echoes the row's four fields.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { injectServer, referenceLines, sharedDataFile, type InjectedServer } from "../../../src/testing/index.ts";
+import { assertReferenceLines, injectServer, sharedDataFile, type InjectedServer } from "../../../src/testing/index.ts";
 import mrcr from "../app.ts";
 
 const reference = sharedDataFile("mrcr/parity/reference_verify.jsonl");
@@ -16,17 +16,11 @@ before(async () => {
 after(() => env?.close());
 
 test("the 5 reference lines: NeMo Gym's reward, prefix_matched and seq_match_ratio", { skip: reference.skip }, async () => {
-  const lines = referenceLines(reference.path!);
-  assert.equal(lines.length, 5);
-  const table: string[] = [];
-  for (const line of lines) {
-    const reply = await env!.post("/verify", line.request);
-    assert.equal(reply.status, 200, `line ${line.lineNumber}: ${reply.text}`);
-    const body = reply.json<Record<string, unknown>>();
-    table.push(`line ${line.lineNumber}: expected ${line.expectedReward} → ours ${body.reward}`);
-    assert.equal(body.reward, line.expectedReward, table.join("\n"));
-    assert.deepEqual(Object.keys(line.expectedExtra).sort(), [...EXTRA_FIELDS].sort());
-    for (const field of EXTRA_FIELDS) assert.deepEqual(body[field], line.expectedExtra[field], `line ${line.lineNumber}: ${field}`);
-    for (const field of ["expected_answer", "random_string_to_prepend", "n_needles", "n_tokens"]) assert.deepEqual(body[field], line.request[field], `line ${line.lineNumber}: ${field}`);
-  }
+  await assertReferenceLines((request) => env!.post("/verify", request), reference.path!, {
+    lines: 5,
+    extraFields: EXTRA_FIELDS,
+    alsoCheck: (body, line) => {
+      for (const field of ["expected_answer", "random_string_to_prepend", "n_needles", "n_tokens"]) assert.deepEqual(body[field], line.request[field], `line ${line.lineNumber}: ${field}`);
+    },
+  });
 });
