@@ -5,9 +5,9 @@
 // `reward_loose` loose.
 import { z } from "zod";
 import { HttpError, resourcesServer } from "../../src/server/index.ts";
-import type { NeMoGymResponse } from "../../src/protocol/index.ts";
 import { pythonStrip } from "../../src/python/str.ts";
 import { buildIfbenchInstruction, UnsupportedInstructionError } from "../../src/ports/ifbench/index.ts";
+import { finalResponseText } from "../../src/ports/assistant-answer-text.ts";
 
 const Config = z.looseObject({
   // NeMo Gym's semaphore around its thread-pool checks; checks run inline here, so it only has to be valid (0 would
@@ -22,15 +22,6 @@ const VerifyInput = z.object({
   kwargs: z.array(z.unknown()),
   grading_mode: z.enum(["binary", "fraction"]).default("fraction"),
 });
-
-/** The first content part's text of the last output item; "" when that item has no content (a tool call, …). */
-function finalResponseText(response: NeMoGymResponse): string {
-  const last = response.output.at(-1) as { content?: unknown } | undefined;
-  if (!last || !Array.isArray(last.content) || last.content.length === 0) return "";
-  const text = (last.content[0] as { text?: unknown }).text;
-  if (typeof text !== "string") throw new TypeError("the last output item's first content part has no text");
-  return text;
-}
 
 const withoutStars = (text: string) => text.replaceAll("*", "");
 

@@ -4,8 +4,8 @@
 // older rows keep them at the top level and are migrated as NeMo Gym migrates them.
 import { z } from "zod";
 import { HttpError, resourcesServer } from "../../src/server/index.ts";
-import type { NeMoGymResponse } from "../../src/protocol/index.ts";
 import { checkInstruction, UNSUPPORTED_INSTRUCTIONS } from "../../src/ports/instructions/index.ts";
+import { finalResponseText } from "../../src/ports/assistant-answer-text.ts";
 
 const VERIFIER_FIELDS = ["instruction_id_list", "prompt", "kwargs", "grading_mode"] as const;
 const REQUIRED_FIELDS = ["instruction_id_list", "prompt", "kwargs"];
@@ -30,15 +30,6 @@ const VerifyInput = z
     }
     return { verifier_metadata: metadata };
   });
-
-/** The first content part's text of the last output item; "" when that item has no content (a tool call, …). */
-function finalResponseText(response: NeMoGymResponse): string {
-  const last = response.output.at(-1) as { content?: unknown } | undefined;
-  if (!last || !Array.isArray(last.content) || last.content.length === 0) return "";
-  const text = (last.content[0] as { text?: unknown }).text;
-  if (typeof text !== "string") throw new TypeError("the last output item's first content part has no text");
-  return text;
-}
 
 /** Python's iteration of a metadata list (zip accepts any iterable; anything else is a TypeError, a 500). */
 function items(value: unknown, field: string): unknown[] {

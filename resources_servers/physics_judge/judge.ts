@@ -10,6 +10,7 @@ import {
 } from "../../src/protocol/index.ts";
 import { askJudge, askJudgeChat, chatAnswerAsResponse, chatJudgeSamplingParams, readServerPromptConfig, type JudgeCaller, type JudgeEndpoint } from "../../src/server/index.ts";
 import { pythonFormat } from "../../src/python/str-format.ts";
+import { lastOutputPartText } from "../../src/ports/assistant-answer-text.ts";
 
 export interface JudgeEvaluation {
   responses_create_params: ResponseCreateParams;
@@ -30,19 +31,10 @@ const CORRECT = /\[correct\]/i;
 /** True when the judge's text holds a [Correct] label (any case); everything else is not correct. */
 export const judgeSaysCorrect = (text: string): boolean => CORRECT.test(text);
 
-// NeMo Gym indexes `output[-1]` / `content[-1]`: an answer with nothing there fails verify (a 500), it is neither a
-// failed judge call nor a verdict.
-const listIndexError = () => Object.assign(new Error("list index out of range"), { name: "IndexError" });
-
 /** The verdict of a Responses answer: the last output item's last part, when it is a message's output_text. */
 export function responseSaysCorrect(response: NeMoGymResponse): boolean {
-  const last = response.output.at(-1);
-  if (last === undefined) throw listIndexError();
-  if (last.type !== "message" || !Array.isArray(last.content)) return false;
-  const part = last.content.at(-1);
-  if (part === undefined) throw listIndexError();
-  if (part.type !== "output_text") return false;
-  return judgeSaysCorrect(part.text);
+  const text = lastOutputPartText(response);
+  return text !== undefined && judgeSaysCorrect(text);
 }
 
 /** Python's `x or default` for the three sampling values NeMo Gym carries over to the chat request. */

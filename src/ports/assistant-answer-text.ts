@@ -60,3 +60,30 @@ export function assistantMessagesText(response: Pick<NeMoGymResponse, "output">)
   }
   return pythonStrip(texts.join("\n"));
 }
+
+// NeMo Gym indexes `output[-1]` / `content[-1]`: an answer with nothing there fails verify (a 500), it is neither a
+// failed judge call nor a verdict.
+const listIndexError = () => Object.assign(new Error("list index out of range"), { name: "IndexError" });
+
+/**
+ * A judge's verdict text as NeMo Gym's judge servers read it: the last output item's last content part, when the item
+ * is a message and the part output_text; undefined for any other item or part (no verdict); IndexError where Python's
+ * indexing raises.
+ */
+export function lastOutputPartText(response: Pick<NeMoGymResponse, "output">): string | undefined {
+  const last = response.output.at(-1);
+  if (last === undefined) throw listIndexError();
+  if (last.type !== "message" || !Array.isArray(last.content)) return undefined;
+  const part = last.content.at(-1);
+  if (part === undefined) throw listIndexError();
+  return part.type === "output_text" ? part.text : undefined;
+}
+
+/** NeMo Gym's instruction-following servers' text: the last output item's first content part; "" when it has none (a tool call, …). */
+export function finalResponseText(response: Pick<NeMoGymResponse, "output">): string {
+  const last = response.output.at(-1) as { content?: unknown } | undefined;
+  if (!last || !Array.isArray(last.content) || last.content.length === 0) return "";
+  const text = (last.content[0] as { text?: unknown }).text;
+  if (typeof text !== "string") throw new TypeError("the last output item's first content part has no text");
+  return text;
+}

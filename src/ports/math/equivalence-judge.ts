@@ -2,6 +2,7 @@
 // no: Arena-Hard's equivalence prompt, asked in both orders (positional bias), equal only if both verdicts say [[A=B]].
 import type { NeMoGymResponse, ResponseCreateParams } from "../../protocol/index.ts";
 import { askJudge, type JudgeCaller, type JudgeEndpoint } from "../../server/index.ts";
+import { lastOutputPartText } from "../assistant-answer-text.ts";
 
 export const JUDGE_SYSTEM_MESSAGE = `Please act as an impartial judge and evaluate the equivalence of the solutions given by two AI assistants to the mathematical problem displayed below. You will be given AI assistant A's answer and AI assistant B's answer. Your job is to evaluate whether assistant A's answer is equivalent to assistant B's answer.
 
@@ -32,20 +33,12 @@ export interface JudgeSettings {
   row: Record<string, unknown>;
 }
 
-// NeMo Gym indexes `output[-1]` and `content[-1]`: a judge answer with nothing there fails verify (a 500), it is
-// neither a failed judge call nor a "different" verdict.
-const listIndexError = () => Object.assign(new Error("list index out of range"), { name: "IndexError" });
-
 /** The verdict in the judge's last output item's last content part; any other item or part counts as "different". */
 export function judgeSaysEqual(response: NeMoGymResponse): boolean {
-  const last = response.output.at(-1);
-  if (last === undefined) throw listIndexError();
-  if (last.type !== "message" || !Array.isArray(last.content)) return false;
-  const part = last.content.at(-1);
-  if (part === undefined) throw listIndexError();
-  if (part.type !== "output_text") return false;
-  const equalAt = part.text.indexOf(EQUAL_LABEL);
-  const notEqualAt = part.text.indexOf(NOT_EQUAL_LABEL);
+  const text = lastOutputPartText(response);
+  if (text === undefined) return false;
+  const equalAt = text.indexOf(EQUAL_LABEL);
+  const notEqualAt = text.indexOf(NOT_EQUAL_LABEL);
   return equalAt >= 0 && (notEqualAt < 0 || equalAt < notEqualAt);
 }
 
