@@ -9,6 +9,7 @@ import { formatGateway, gatewayBench } from "./gateway.ts";
 import { formatVerify, verifyBench } from "./verify.ts";
 import { formatSandbox, sandboxBench } from "./sandbox.ts";
 import { codeBench, formatCode } from "./code.ts";
+import { abCollection, formatAb } from "./ab.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -58,15 +59,55 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
 const USAGE = (): string =>
   [
     "usage: npm run bench [-- --help] [suite…]   (no suite: all of them; the run is stored in bench/last-run.json)",
+    "       npm run bench collection -- --ab <rev> [--rounds N]   (A/B: that commit's collection suite vs this tree's, alternating)",
     "",
     "suites:",
     ...Object.entries(suites).map(([name, suite]) => `  ${name.padEnd(12)} ${suite.title}`),
     "",
   ].join("\n");
 
-async function main(selected: string[]) {
-  if (selected.some((arg) => arg === "--help" || arg === "-h" || arg === "help")) {
+/** `--ab <rev>` and `--rounds N`, taken out of the arguments (the rest are suite names). */
+function abOptions(args: string[]): { suites: string[]; ab?: string; rounds: number } {
+  const suites: string[] = [];
+  let ab: string | undefined;
+  let rounds = 2;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--ab") ab = args[++i];
+    else if (args[i] === "--rounds") rounds = Number(args[++i]);
+    else suites.push(args[i]!);
+  }
+  if (ab === "" || (args.includes("--ab") && ab === undefined)) throw new Error("--ab needs a commit (e.g. --ab main)");
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds needs a whole number ≥ 1");
+  return { suites, ab, rounds };
+}
+
+async function main(args: string[]) {
+  if (args.some((arg) => arg === "--help" || arg === "-h" || arg === "help")) {
     process.stdout.write(USAGE());
+    return;
+  }
+  let options: ReturnType<typeof abOptions>;
+  try {
+    options = abOptions(args);
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n\n${USAGE()}`);
+    process.exitCode = 2;
+    return;
+  }
+  const selected = options.suites;
+  if (options.ab !== undefined) {
+    // A/B runs the collection suite only, each side in its own child process (bench/ab.ts).
+    if (selected.some((name) => name !== "collection")) {
+      process.stderr.write("bench: --ab compares the collection suite only: npm run bench collection -- --ab <rev>\n");
+      process.exitCode = 2;
+      return;
+    }
+    process.stdout.write(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}\n\n## Collection A/B\n\n`);
+    const result = await abCollection(options.ab, options.rounds);
+    process.stdout.write(`${formatAb(result)}\n`);
+    const path = fileURLToPath(new URL("./last-run.json", import.meta.url));
+    writeFileSync(path, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, collection_ab: result }, null, 2) + "\n");
+    process.stdout.write(`\nstored ${path}\n`);
     return;
   }
   const names = selected.length > 0 ? selected : Object.keys(suites);

@@ -150,9 +150,12 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
     })());
 
   const childEnv = { ...process.env, ...options.env, NEMO_GYM_CONFIG_DICT: dumpYaml(raw) };
+  // Extra Node/V8 flags for every server child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS
+  // refuses): a profiling and tuning aid, split at spaces.
+  const childNodeArgs = (process.env.NEMO_GYM_CHILD_NODE_ARGS ?? options.env?.NEMO_GYM_CHILD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
   for (const instance of instances) {
     const fields = getServerInstanceConfig(resolved, instance.instanceName);
-    const proc = spawn(process.execPath, ["--import", TS_LOADER, CHILD_MAIN], {
+    const proc = spawn(process.execPath, [...childNodeArgs, "--import", TS_LOADER, CHILD_MAIN], {
       cwd: process.cwd(),
       env: { ...childEnv, NEMO_GYM_CONFIG_PATH: instance.instanceName },
       stdio: ["ignore", "pipe", "pipe", "ipc"],

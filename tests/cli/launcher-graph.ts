@@ -12,8 +12,12 @@ export const COUNTER_CONFIGS = [
 export const READY = /All 3 \/ 3 servers ready! Head server: (http:\/\/[\d.]+:(\d+))/;
 export const http = new HttpClient({ connectTimeoutMs: 2000, deadlineMs: 10_000, maxRetries: 0 });
 
-export async function startGraph(args: string[] = ["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0"], marker = randomUUID()): Promise<{ gym: GymProcess; headUrl: string; headPort: string; pids: number[] }> {
-  const gym = startGym(args, { env: { GYM_TEST_MARKER: marker } });
+export async function startGraph(
+  args: string[] = ["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0"],
+  marker = randomUUID(),
+  env: Record<string, string> = {},
+): Promise<{ gym: GymProcess; headUrl: string; headPort: string; pids: number[] }> {
+  const gym = startGym(args, { env: { GYM_TEST_MARKER: marker, ...env } });
   const [, headUrl, headPort] = await gym.waitFor(READY);
   const instances = (await http.request(`${headUrl}/server_instances`)).json<{ pid: number; status: string }[]>();
   return { gym, headUrl: headUrl!, headPort: headPort!, pids: instances.map((i) => i.pid) };
