@@ -77,19 +77,26 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     return { content: [{ type: "text", text }], ...structured };
   }
 
-  async function mcpServerFor(sessionId: string, signal: AbortSignal): Promise<McpServer> {
+  async function mcpServerFor(sessionId: string, signal: AbortSignal, tokenRefused: boolean): Promise<McpServer> {
     const { McpServer, ListToolsRequestSchema, CallToolRequestSchema } = await loadSdk();
     const mcp = new McpServer({ name: options.serverName, version: version() }, { capabilities: { tools: {} } });
     // Handlers on the protocol server itself: registerTool would list the SDK's own JSON Schema rendering.
     mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-    mcp.server.setRequestHandler(CallToolRequestSchema, (call) => callTool(call.params.name, call.params.arguments, sessionId, signal));
+    mcp.server.setRequestHandler(CallToolRequestSchema, (call) =>
+      tokenRefused && byName.has(call.params.name) ? errorResult("Invalid Gym MCP session token.") : callTool(call.params.name, call.params.arguments, sessionId, signal),
+    );
     return mcp;
   }
 
   // GET /mcp (a standalone SSE stream) is a 405 from the base app's not-found handler: nothing is pushed.
   app.post("/mcp", async (request, reply) => {
     const { StreamableHTTPServerTransport, ErrorCode } = await loadSdk();
-    const mcp = await mcpServerFor(request.sessionId, options.signals.signalFor(reply.raw));
+    // The session a call runs against: the seed answer's token when the client sends it (NeMo Gym's way), else the
+    // session cookie. A token that is not this server's signing is no session: tools/call answers NeMo Gym's error.
+    const token = request.headers[MCP_SESSION_TOKEN_HEADER.toLowerCase()];
+    const claims = typeof token === "string" && token !== "" ? codec.mcpToken.loads(token) : undefined;
+    const tokenRefused = typeof token === "string" && token !== "" && claims === undefined;
+    const mcp = await mcpServerFor(claims?.sid ?? request.sessionId, options.signals.signalFor(reply.raw), tokenRefused);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.setHeader("set-cookie", codec.setCookieHeader(request.sessionId));
@@ -108,4 +115,20 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
       }
     }
   });
+}
+
+/** The header an MCP client sends the seed answer's session token in (NeMo Gym's NEMO_GYM_MCP_SESSION_TOKEN_HEADER). */
+export const MCP_SESSION_TOKEN_HEADER = "X-NeMo-Gym-Session-Token";
+
+/**
+ * NeMo Gym's normalize_tool_name for a server exposed over MCP: a function call named `mcp__<server>__<tool>` (how
+ * MCP clients namespace tools) is scored as `<tool>`; other names pass through. The body is copied, never changed.
+ */
+export function withBareToolNames<Body extends { response: { output: unknown[] } }>(body: Body, serverName: string): Body {
+  const prefix = `mcp__${serverName}__`;
+  const named = (item: unknown): item is { type: string; name: string } =>
+    typeof item === "object" && item !== null && (item as { type?: unknown }).type === "function_call" && typeof (item as { name?: unknown }).name === "string";
+  if (!body.response.output.some((item) => named(item) && item.name.startsWith(prefix))) return body;
+  const output = body.response.output.map((item) => (named(item) && item.name.startsWith(prefix) ? { ...item, name: item.name.slice(prefix.length) } : item));
+  return { ...body, response: { ...body.response, output } };
 }

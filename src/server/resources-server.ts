@@ -12,7 +12,7 @@ import { functionToolDefinition, type FunctionToolDefinition, type ToolParameter
 import { RequestSignals } from "./request-abort.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { registerRolloutCleanup } from "./rollout-cleanup.ts";
-import { registerMcp } from "./mcp.ts";
+import { MCP_SESSION_TOKEN_HEADER, registerMcp, withBareToolNames } from "./mcp.ts";
 import { IdempotentReplies, type Claim } from "./idempotent-replies.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 import { JudgeError, judgeFailedRow } from "./judge.ts";
@@ -227,15 +227,23 @@ export function resourcesServer<
 
       const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 
+      const overMcp = (server.config as { expose_tools_over_mcp: boolean }).expose_tools_over_mcp;
+      // NeMo Gym's MCP auto-exposure: the seed answer tells an MCP agent where the tools are and hands it the signed
+      // session token it sends on every tools/call (X-NeMo-Gym-Session-Token), which binds the call to this session.
+      const seedAnswer = (sessionId: string) =>
+        overMcp
+          ? { mcp: { server_name: server.instanceName, url_path: "/mcp", transport: "http", headers: { [MCP_SESSION_TOKEN_HEADER]: app.sessionCookies.mcpToken.dumps({ sid: sessionId, tools: null }) } } }
+          : {};
+
       app.post("/seed_session", async (request, reply) => {
         parseBody(SeedSessionRowSchema, request);
         const seed = parseBody(seedSchema, request) as z.output<Seed>;
-        if (!spec.state) return {};
+        if (!spec.state) return seedAnswer(request.sessionId);
         // Seeding is idempotent: an existing session keeps its state (NeMo Gym's counter example relies on it).
         if ((await sessions.get(request.sessionId)) === undefined) {
           await sessions.set(request.sessionId, await createState(seed, contextOf(request, reply)));
         }
-        return {};
+        return seedAnswer(request.sessionId);
       });
 
       // One way to run against a session's state, for tool routes, the unknown-name route and MCP alike.
@@ -270,7 +278,7 @@ export function resourcesServer<
         });
       }
 
-      if ((server.config as { expose_tools_over_mcp: boolean }).expose_tools_over_mcp) {
+      if (overMcp) {
         registerMcp(app, {
           serverName: server.instanceName,
           sessionCookieName: `${spec.name}___${server.instanceName}`,
@@ -294,7 +302,10 @@ export function resourcesServer<
         const state = spec.state ? await sessions.get(request.sessionId) : undefined;
         let result: VerifyResult;
         try {
-          result = await spec.verify.run(state, body, contextOf(request, reply));
+          // Served over MCP, an MCP-native agent records `mcp__<server>__<tool>`: verify scores the bare names, and the
+          // response echoes the names as the model emitted them (NeMo Gym's normalize_tool_name).
+          const scored = overMcp ? withBareToolNames(body, server.instanceName) : body;
+          result = await spec.verify.run(state, scored, contextOf(request, reply));
         } catch (error) {
           // NeMo Gym's judge_failsafe: a failed judge call is a failure row (collection files it apart), never a reward.
           if (error instanceof JudgeError) {

@@ -6,12 +6,15 @@
 // for replicas behind a balancer), and session ids are only ever minted by the server: a cookie that does not
 // verify is no session. NeMo Gym's signing stays available for a graph that mixes in NeMo Gym's Python servers.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { deflateSync, inflateSync } from "node:zlib";
 import { pythonJsonDumps } from "../python/json-dumps.ts";
 
 export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
 
 export interface SessionCookieCodec {
   readonly cookieName: string;
+  /** NeMo Gym's MCP session token (X-NeMo-Gym-Session-Token), signed with the same secret as the cookie. */
+  readonly mcpToken: McpSessionTokenCodec;
   encode(sessionId: string, nowSeconds?: number): string;
   /** The session id, or undefined when the value is missing, malformed, tampered or expired. */
   decode(value: string | undefined, nowSeconds?: number): string | undefined;
@@ -76,6 +79,57 @@ export function sessionCookieCodecFor(cookieName: string, signing: SessionSignin
   return sessionCookieCodec(cookieName, signing.kind === "cookie-name" ? cookieName : signing.secret);
 }
 
+/** What an MCP session token carries: the Gym session id and the tools it may call (null: all). */
+export interface McpSessionClaims {
+  sid: string;
+  tools: string[] | null;
+}
+
+export interface McpSessionTokenCodec {
+  dumps(claims: McpSessionClaims): string;
+  /** The claims, or undefined for a token that is malformed or not signed with this secret. */
+  loads(token: string): McpSessionClaims | undefined;
+}
+
+/** The salt NeMo Gym's MCP auto-exposure signs its session token with (so it is no other signer's). */
+export const MCP_SESSION_TOKEN_SALT = "nemo-gym-mcp-session-token";
+
+/**
+ * itsdangerous' URLSafeSerializer(secret, salt=MCP_SESSION_TOKEN_SALT), as NeMo Gym mints its MCP session token: the
+ * payload as compact JSON (zlib-compressed and marked with a leading "." when that is shorter), base64url without
+ * padding, then "." and the base64url HMAC-SHA1 under the django-concat key derivation. Byte for byte Python's.
+ */
+export function mcpSessionTokenCodec(secret: string): McpSessionTokenCodec {
+  const key = createHash("sha1").update(MCP_SESSION_TOKEN_SALT + "signer" + secret).digest();
+  const sign = (message: string) => createHmac("sha1", key).update(message).digest();
+  return {
+    dumps(claims) {
+      // Python's json.dumps(separators=(",", ":")) of an id and tool names: the same bytes as JSON.stringify.
+      const json = Buffer.from(JSON.stringify({ sid: claims.sid, tools: claims.tools }), "utf8");
+      const compressed = deflateSync(json);
+      const body = compressed.length < json.length - 1 ? `.${b64url(compressed)}` : b64url(json);
+      return `${body}.${b64url(sign(body))}`;
+    },
+    loads(token) {
+      const dot = token.lastIndexOf(".");
+      if (dot <= 0) return undefined;
+      const body = token.slice(0, dot);
+      const given = Buffer.from(token.slice(dot + 1), "base64url");
+      const expected = sign(body);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+      try {
+        const raw = body.startsWith(".") ? inflateSync(Buffer.from(body.slice(1), "base64url")) : Buffer.from(body, "base64url");
+        const claims = JSON.parse(raw.toString("utf8"));
+        if (typeof claims?.sid !== "string") return undefined;
+        const tools = Array.isArray(claims.tools) && claims.tools.every((t: unknown) => typeof t === "string") ? (claims.tools as string[]) : null;
+        return { sid: claims.sid, tools };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 /** A codec signing with `secret` (NeMo Gym's own cookies: `secret` = `cookieName`). */
 export function sessionCookieCodec(cookieName: string, secret: string): SessionCookieCodec {
   // itsdangerous "django-concat" key derivation with its default salt
@@ -84,6 +138,7 @@ export function sessionCookieCodec(cookieName: string, secret: string): SessionC
 
   return {
     cookieName,
+    mcpToken: mcpSessionTokenCodec(secret),
     encode(sessionId, nowSeconds = Date.now() / 1000) {
       const payload = Buffer.from(pythonJsonDumps({ session_id: sessionId }), "utf8").toString("base64");
       const signed = `${payload}.${b64url(timestampBytes(nowSeconds))}`;

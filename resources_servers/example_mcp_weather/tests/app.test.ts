@@ -132,6 +132,47 @@ test("an MCP call without a city is an error result naming the field", async () 
   assert.deepEqual(JSON.parse(result.content[0]!.text).detail[0].loc, ["body", "city"]);
 });
 
+test("the seed answer carries NeMo Gym's MCP metadata: server name, /mcp, http, and the signed session token header", async () => {
+  const seeded = await post("/seed_session", row("Lagos"));
+  const { mcp } = seeded.json<{ mcp: { server_name: string; url_path: string; transport: string; headers: Record<string, string> } }>();
+  assert.deepEqual([mcp.server_name, mcp.url_path, mcp.transport, Object.keys(mcp.headers)], ["example_mcp_weather", "/mcp", "http", ["X-NeMo-Gym-Session-Token"]]);
+  // itsdangerous' URLSafeSerializer: base64url compact JSON of {sid, tools} and its signature.
+  assert.match(mcp.headers["X-NeMo-Gym-Session-Token"]!, /^[\w-]+\.[\w-]+$/);
+  assert.match(Buffer.from(mcp.headers["X-NeMo-Gym-Session-Token"]!.split(".")[0]!, "base64url").toString(), /^\{"sid":"[^"]+","tools":null\}$/);
+});
+
+test("an MCP client sending only the seed answer's token (no cookie) calls the tool in that session", async () => {
+  const seeded = await post("/seed_session", row("Lagos"));
+  const headers = seeded.json<{ mcp: { headers: Record<string, string> } }>().mcp.headers;
+  const transport = new StreamableHTTPClientTransport(new URL(`${graph.url("example_mcp_weather")}/mcp`), { requestInit: { headers } });
+  const mcp = new Client({ name: "weather-token", version: "0.0.0" });
+  await mcp.connect(transport);
+  opened.push(mcp);
+  await mcp.callTool({ name: "get_weather", arguments: { city: "Lagos" } });
+  assert.equal((await verify(seeded.cookies, "Lagos", "The weather in Lagos is sunny and 72 F.")).json<Verified>().reward, 1);
+});
+
+test("a token not signed by this graph is NeMo Gym's error result, and runs nothing", async () => {
+  const cookies = await seed("Lagos");
+  const transport = new StreamableHTTPClientTransport(new URL(`${graph.url("example_mcp_weather")}/mcp`), { requestInit: { headers: { cookie: cookieHeader(cookies)!, "X-NeMo-Gym-Session-Token": "eyJzaWQiOiJ4In0.forged" } } });
+  const mcp = new Client({ name: "weather-forged", version: "0.0.0" });
+  await mcp.connect(transport);
+  opened.push(mcp);
+  const result = (await mcp.callTool({ name: "get_weather", arguments: { city: "Lagos" } })) as { isError?: boolean; content: { text: string }[] };
+  assert.deepEqual([result.isError, result.content[0]!.text], [true, "Invalid Gym MCP session token."]);
+  assert.equal((await verify(cookies, "Lagos", "x")).json<Verified>().tool_call_seen, false);
+});
+
+test("verify scores an MCP-namespaced call name as the bare tool and echoes the name as emitted", async () => {
+  const { withBareToolNames } = await import("../../../src/server/mcp.ts");
+  const body = { response: { output: [functionCallItem("mcp__example_mcp_weather__get_weather", { city: "Lagos" }), functionCallItem("mcp__other__get_weather", {}), functionCallItem("get_weather", {})] } };
+  assert.deepEqual(withBareToolNames(body, "example_mcp_weather").response.output.map((item) => (item as { name: string }).name), ["get_weather", "mcp__other__get_weather", "get_weather"]);
+  assert.equal((body.response.output[0] as { name: string }).name, "mcp__example_mcp_weather__get_weather", "the request is not changed");
+  const cookies = (await post("/get_weather", { city: "Lagos" }, await seed("Lagos"))).cookies;
+  const answer = await post("/verify", { ...row("Lagos"), response: responseWith([functionCallItem("mcp__example_mcp_weather__get_weather", { city: "Lagos" }), assistantMessage("The weather in Lagos is sunny and 72 F.")]) }, cookies);
+  assert.equal(answer.json<{ response: { output: { name?: string }[] } }>().response.output[0]!.name, "mcp__example_mcp_weather__get_weather");
+});
+
 test("the example data has 5 valid rows, each naming its expected city", () => {
   assert.equal(rows.length, 5);
   assertRowsAreRunRequests(rows);
