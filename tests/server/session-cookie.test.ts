@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseCookieHeader, sessionCookieCodec, SESSION_MAX_AGE_S } from "../../src/server/session-cookie.ts";
+import { mcpSessionTokenCodec, parseCookieHeader, sessionCookieCodec, SESSION_MAX_AGE_S } from "../../src/server/session-cookie.ts";
 
 const NAME = "StatefulCounterResourcesServer___example_session_state_mgmt_resources_server";
 // NeMo Gym's signing (the cookie name is the secret), given explicitly: what byte compatibility with Starlette is pinned under.
@@ -36,4 +36,18 @@ test("Set-Cookie carries Starlette's attributes", () => {
 test("cookie headers are parsed like Starlette: quoted values with octal escapes are unquoted", () => {
   assert.deepEqual(parseCookieHeader('a=1; b="x\\075y"; c = spaced ; d="plain"'), { a: "1", b: "x=y", c: "spaced", d: "plain" });
   assert.deepEqual(parseCookieHeader(undefined), {});
+});
+
+test("the MCP session token is itsdangerous' URLSafeSerializer(secret, salt='nemo-gym-mcp-session-token'), byte for byte; it reads back, a changed one does not", () => {
+  const codec = mcpSessionTokenCodec("graph-secret");
+  // Python: URLSafeSerializer("graph-secret", salt="nemo-gym-mcp-session-token").dumps({"sid": …, "tools": None})
+  const token = codec.dumps({ sid: "6f1d7c2e-1b2a-4c3d-9e8f-0a1b2c3d4e5f", tools: null });
+  assert.equal(token, "eyJzaWQiOiI2ZjFkN2MyZS0xYjJhLTRjM2QtOWU4Zi0wYTFiMmMzZDRlNWYiLCJ0b29scyI6bnVsbH0.xFrzQIfAy-aXCsbBrofEpJk6H6w");
+  assert.deepEqual(codec.loads(token), { sid: "6f1d7c2e-1b2a-4c3d-9e8f-0a1b2c3d4e5f", tools: null });
+  // A long allow-list is zlib-compressed (a leading "."); Python's own compressed token reads here too.
+  const python = ".eJyrVirOTFGyUio2VNJRKsnPzylWsopWSk8tiS9PTSzJSC0CClODF1sLAID-JQA.qju72RlAufiE2qaMdpYZeBH2X1E";
+  assert.deepEqual(codec.loads(python), { sid: "s1", tools: Array(6).fill("get_weather") });
+  assert.deepEqual(codec.loads(codec.dumps({ sid: "s1", tools: Array(6).fill("get_weather") })), { sid: "s1", tools: Array(6).fill("get_weather") });
+  assert.equal(codec.loads(`${token.slice(0, -1)}x`), undefined);
+  assert.equal(mcpSessionTokenCodec("another-secret").loads(token), undefined);
 });
