@@ -20,6 +20,16 @@ const CHILD_MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "server",
 // so children find it whatever the working directory is.
 const TS_LOADER = new URL("../../bin/ts-register.js", import.meta.url).href;
 
+
+/**
+ * V8 flags every server child starts with. A 64 MB young-generation semi-space (V8's default is 16 MB here): a server
+ * allocates a request's bodies, parsed JSON and promises and drops them within milliseconds, and a larger nursery
+ * scavenges less often. Measured with `npm run bench collection` (example_single_tool_call, 5 alternating rounds,
+ * 2 cores): rollouts/s +8.5% at 1,024 in flight and +13% at 16,384, higher in all 5 pairs; unchanged at 1 and 64;
+ * peak RSS up to ~75 MB more per process at 16,384 in flight.
+ */
+export const SERVER_CHILD_V8_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
+
 export interface LaunchOptions {
   /** Merged config with interpolations unresolved (what children and the head server get). */
   raw: ConfigDict;
@@ -150,9 +160,9 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
     })());
 
   const childEnv = { ...process.env, ...options.env, NEMO_GYM_CONFIG_DICT: dumpYaml(raw) };
-  // Extra Node/V8 flags for every server child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS
-  // refuses): a profiling and tuning aid, split at spaces.
-  const childNodeArgs = (process.env.NEMO_GYM_CHILD_NODE_ARGS ?? options.env?.NEMO_GYM_CHILD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  // Node/V8 flags of every server child: SERVER_CHILD_V8_FLAGS, then NEMO_GYM_CHILD_NODE_ARGS (split at spaces; a
+  // later flag wins): a tuning and profiling aid, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses.
+  const childNodeArgs = [...SERVER_CHILD_V8_FLAGS, ...(process.env.NEMO_GYM_CHILD_NODE_ARGS ?? options.env?.NEMO_GYM_CHILD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
   for (const instance of instances) {
     const fields = getServerInstanceConfig(resolved, instance.instanceName);
     const proc = spawn(process.execPath, [...childNodeArgs, "--import", TS_LOADER, CHILD_MAIN], {

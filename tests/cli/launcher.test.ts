@@ -17,10 +17,12 @@ test.after(() => http.close());
 
 test("env start runs three servers as separate processes, discoverable through the head server; Ctrl-C stops them all", async () => {
   const marker = randomUUID();
-  // NEMO_GYM_CHILD_NODE_ARGS reaches every server child's node command line (a profiling and V8-tuning aid).
+  // Every server child starts with the launcher's V8 flags, then NEMO_GYM_CHILD_NODE_ARGS (a profiling and tuning aid).
   const { gym, headUrl, headPort, pids } = await startGraph(undefined, marker, { NEMO_GYM_CHILD_NODE_ARGS: "--max-semi-space-size=16  --stack-size=1000" });
   try {
-    for (const pid of pids) assert.deepEqual(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(1, 3), ["--max-semi-space-size=16", "--stack-size=1000"], `server ${pid}'s node flags`);
+    for (const pid of pids) {
+      assert.deepEqual(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(1, 4), ["--max-semi-space-size=64", "--max-semi-space-size=16", "--stack-size=1000"], `server ${pid}'s node flags`);
+    }
     const instances = (await http.request(`${headUrl}/server_instances`)).json<Record<string, any>[]>();
     assert.deepEqual(instances.map((i) => i.process_name).sort(), ["example_session_state_mgmt_resources_server", "example_session_state_mgmt_simple_agent", "policy_model"]);
     assert.ok(instances.every((i) => i.status === "running" && i.pid !== process.pid && i.port > 0));
