@@ -3,20 +3,15 @@
 // removed from its own answer (its first occurrence) — the answer as the JSON list of the sorted nodes, the prompt's
 // token count (tiktoken o200k_base by default) recorded, rows over max_context_tokens dropped (no cap by default).
 import { definePrepare, huggingFace } from "../../src/rollouts/prepare/define.ts";
-import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
+import { checkTokenizerName, overTokenCap, tiktokenCounter, type LongContextArgs, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
 import { compareStrings, compilePythonRegex, pythonJsonDumps } from "../../src/python/index.ts";
 
 const BFS = compilePythonRegex(String.raw`Perform a BFS from node (\S+) with depth (\d+)`);
 const BFS_REWORDED = String.raw`Perform a BFS from node \1 and return only the nodes at exactly depth \2 (not nodes at intermediate depths)`;
 const PARENTS = compilePythonRegex(String.raw`Find the parents of node ([^\s.]+)\.`);
 
-export interface GraphWalksArgs extends Record<string, unknown> {
-  tokenizer_name: string;
-  max_context_tokens: number | bigint | null;
-}
-
-export const graphWalks = (defaults: GraphWalksArgs) =>
-  definePrepare<GraphWalksArgs, TokenCounter>({
+export const graphWalks = (defaults: LongContextArgs) =>
+  definePrepare<LongContextArgs, TokenCounter>({
     defaults,
     ensureAscii: false,
     sources: ({ tokenizer_name }) => {
@@ -30,7 +25,7 @@ export const graphWalks = (defaults: GraphWalksArgs) =>
       const target = PARENTS.search(prompt)?.groups[1];
       if (target !== undefined && answerNodes.includes(target)) answerNodes.splice(answerNodes.indexOf(target), 1);
       const nTokens = countTokens(prompt);
-      if (args.max_context_tokens !== null && args.max_context_tokens !== undefined && nTokens > Number(args.max_context_tokens)) return null;
+      if (overTokenCap(args, nTokens)) return null;
       return {
         responses_create_params: { input: [{ role: "user", content: prompt }] },
         // json.dumps(sorted(nodes)): Python's defaults (ASCII escapes), whatever the row's own dumps does.

@@ -2,12 +2,7 @@
 // questions, every field kept, the context's token count (tiktoken o200k_base by default) recorded, rows over
 // max_context_tokens dropped (no cap by default), plus the options and grading mode the mcqa server reads.
 import { definePrepare, huggingFace } from "../../src/rollouts/prepare/define.ts";
-import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
-
-export interface LongContextArgs extends Record<string, unknown> {
-  tokenizer_name: string;
-  max_context_tokens: number | bigint | null;
-}
+import { checkTokenizerName, overTokenCap, tiktokenCounter, type LongContextArgs, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
 
 export const longBenchV2 = (defaults: LongContextArgs) =>
   definePrepare<LongContextArgs, TokenCounter>({
@@ -20,7 +15,7 @@ export const longBenchV2 = (defaults: LongContextArgs) =>
     setup: ({ tokenizer_name }) => tiktokenCounter(tokenizer_name, "longbench_v2"),
     convert: (entry, { args, state: countTokens }) => {
       const contextTokens = countTokens(entry.context);
-      if (args.max_context_tokens !== null && args.max_context_tokens !== undefined && contextTokens > Number(args.max_context_tokens)) return null;
+      if (overTokenCap(args, contextTokens)) return null;
       return {
         index: entry._id,
         context: entry.context,

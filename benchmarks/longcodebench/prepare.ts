@@ -3,9 +3,8 @@
 // token count (tiktoken o200k_base by default) recorded, rows over max_context_tokens dropped (no cap by default).
 // The options carry no text: the mcqa server reads only their letters in strict_single_letter_boxed mode.
 import { definePrepare, hubFile } from "../../src/rollouts/prepare/define.ts";
-import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
+import { checkTokenizerName, overTokenCap, tiktokenCounter, type LongContextArgs, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
 import { NAMESPACE_URL, pythonStrip, uuid5 } from "../../src/python/index.ts";
-import type { LongContextArgs } from "../longbench_v2/prepare.ts";
 
 const POSTFIX = "\n\nThe last line of your response should be in the following format: 'Answer: \\boxed{A/B/C/D}' (e.g. 'Answer: \\boxed{A}').";
 const OPTIONS = ["A", "B", "C", "D"].map((letter) => ({ [letter]: "" }));
@@ -21,7 +20,7 @@ export const longCodeBench = (defaults: LongContextArgs) =>
     convert: (entry, { args, state: countTokens }) => {
       const question = pythonStrip(entry.prompt) + POSTFIX;
       const nTokens = countTokens(question);
-      if (args.max_context_tokens !== null && args.max_context_tokens !== undefined && nTokens > Number(args.max_context_tokens)) return null;
+      if (overTokenCap(args, nTokens)) return null;
       return {
         question,
         options: OPTIONS,

@@ -3,15 +3,10 @@
 // default, summed) recorded as n_tokens, rows over max_context_tokens dropped (no cap by default).
 import { definePrepare, huggingFace, type Row } from "../../src/rollouts/prepare/define.ts";
 import { parsePythonJson } from "../../src/rollouts/prepare/readers.ts";
-import { checkTokenizerName, tiktokenCounter, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
+import { checkTokenizerName, overTokenCap, tiktokenCounter, type LongContextArgs, type TokenCounter } from "../../src/rollouts/prepare/tokens.ts";
 
-export interface MrcrArgs extends Record<string, unknown> {
-  tokenizer_name: string;
-  max_context_tokens: number | bigint | null;
-}
-
-export const mrcr = (defaults: MrcrArgs) =>
-  definePrepare<MrcrArgs, TokenCounter>({
+export const mrcr = (defaults: LongContextArgs) =>
+  definePrepare<LongContextArgs, TokenCounter>({
     defaults,
     sources: ({ tokenizer_name }) => {
       checkTokenizerName(tokenizer_name, "mrcr");
@@ -21,7 +16,7 @@ export const mrcr = (defaults: MrcrArgs) =>
     convert: (entry, { args, state: countTokens }) => {
       const messages = parsePythonJson(entry.prompt) as Row[];
       const nTokens = messages.reduce((sum, message) => sum + countTokens(message.content), 0);
-      if (args.max_context_tokens !== null && args.max_context_tokens !== undefined && nTokens > Number(args.max_context_tokens)) return null;
+      if (overTokenCap(args, nTokens)) return null;
       return {
         responses_create_params: { input: messages },
         expected_answer: entry.answer,

@@ -26,3 +26,13 @@ export async function tiktokenCounter(name: string, benchmark: string): Promise<
   const encoder = new Tiktoken(ranks);
   return (text) => encoder.encode(text, [], []).length;
 }
+
+/** The prepare() arguments of NeMo Gym's long-context benchmarks: the tokenizer to count with, and the row cap. */
+export interface LongContextArgs extends Record<string, unknown> {
+  tokenizer_name: string;
+  max_context_tokens: number | bigint | null;
+}
+
+/** `max_context_tokens is not None and n_tokens > max_context_tokens`: the row is dropped. */
+export const overTokenCap = ({ max_context_tokens }: LongContextArgs, tokens: number): boolean =>
+  max_context_tokens !== null && max_context_tokens !== undefined && tokens > Number(max_context_tokens);
