@@ -19,7 +19,8 @@ import { pythonRound } from "../../src/python/float.ts";
 import { pythonSum } from "../../src/python/sum.ts";
 import { isSpace, pythonLen, pythonStrip } from "../../src/python/str.ts";
 import { computePassMajorityMetrics, highestKMetrics, passMajorityMetricsAsDict, type VerifyRecord } from "../../src/metrics/index.ts";
-import { corpusWer, wer, werWords, wordEditDistance } from "../../src/ports/speech/wer.ts";
+import { corpusWer, wer, werWords } from "../../src/ports/speech/wer.ts";
+import { wordEditDistance } from "../../src/ports/text-overlap/word-edit-distance.ts";
 import { englishNormalize, type SpellingTable } from "../../src/ports/speech/whisper-normalizer.ts";
 
 const HALLUCINATION_CHAR_RATE_THRESHOLD = 1500;

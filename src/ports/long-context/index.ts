@@ -3,5 +3,5 @@
 // SequenceMatcher (mrcr, lc_niah) is Python's difflib: src/python/difflib.ts.
 export { expectedNodeSet, nodeKey, nodeSetF1, parseFinalAnswerNodes, type NodeListOptions, type ParsedNodeList } from "./node-list.ts";
 export { RULER2_MATCH_TYPES, ruler2Match, rulerMatchAll, rulerMatchPart, softMatch, wordErrorRate, type Ruler2MatchType } from "./string-match.ts";
-export { levenshtein, wordEditDistance } from "./edit-distance.ts";
+export { levenshtein, wordEditDistance } from "../text-overlap/word-edit-distance.ts";
 export { longContextKeyMetrics, rewardAccuracy, rewardMetrics, rewardMetricsByNamedSubset, rewardSubsetMetrics } from "./metrics.ts";

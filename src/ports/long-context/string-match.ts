@@ -2,7 +2,7 @@
 // Gym's servers port: v1 (the `ruler` server) counts a reference as found when it is a case-insensitive substring
 // of the prediction; v2 (`ruler2`) softens that to max(substring, 1 − WER).
 import { compilePythonRegex, pythonLower, pythonSum, splitWhitespace } from "../../python/index.ts";
-import { wordEditDistance } from "./edit-distance.ts";
+import { wordEditDistance } from "../text-overlap/word-edit-distance.ts";
 
 // ---- RULER v1 ----
 

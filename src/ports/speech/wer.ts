@@ -5,29 +5,15 @@
 // are broken. With no reference words at all, jiwer's WER is the number of insertions: the hypothesis words.
 import { compilePythonRegex } from "../../python/re/index.ts";
 import { pythonStrip } from "../../python/str.ts";
+import { wordEditDistance } from "../text-overlap/word-edit-distance.ts";
 
 const SPACE_RUN = compilePythonRegex(String.raw`\s\s+`);
 
 /** jiwer's `wer_default` on one sentence: RemoveMultipleSpaces, Strip, ReduceToListOfListOfWords. */
 export const werWords = (sentence: string): string[] => pythonStrip(SPACE_RUN.sub(" ", sentence)).split(" ").filter((word) => word.length >= 1);
 
-/** The minimum number of word substitutions, deletions and insertions turning `reference` into `hypothesis`. */
-export function wordEditDistance(reference: readonly string[], hypothesis: readonly string[], equal: (a: string, b: string) => boolean = (a, b) => a === b): number {
-  let previous = Int32Array.from({ length: hypothesis.length + 1 }, (_, j) => j);
-  let current = new Int32Array(hypothesis.length + 1);
-  for (let i = 1; i <= reference.length; i++) {
-    current[0] = i;
-    for (let j = 1; j <= hypothesis.length; j++) {
-      const substitution = previous[j - 1]! + (equal(reference[i - 1]!, hypothesis[j - 1]!) ? 0 : 1);
-      current[j] = Math.min(substitution, previous[j]! + 1, current[j - 1]! + 1);
-    }
-    [previous, current] = [current, previous];
-  }
-  return previous[hypothesis.length]!;
-}
-
 /** jiwer's `wer` over parallel lists of sentences (one sentence each for a per-sample WER). */
-export function corpusWer(references: readonly string[], hypotheses: readonly string[], equal?: (a: string, b: string) => boolean): number {
+export function corpusWer(references: readonly string[], hypotheses: readonly string[]): number {
   if (references.length !== hypotheses.length) throw new Error(`wer: ${references.length} references but ${hypotheses.length} hypotheses`);
   let errors = 0;
   let referenceWords = 0;
@@ -35,7 +21,7 @@ export function corpusWer(references: readonly string[], hypotheses: readonly st
   references.forEach((reference, index) => {
     const ref = werWords(reference);
     const hyp = werWords(hypotheses[index]!);
-    errors += wordEditDistance(ref, hyp, equal);
+    errors += wordEditDistance(ref, hyp);
     referenceWords += ref.length;
     hypothesisWords += hyp.length;
   });
