@@ -8,6 +8,8 @@ const RUN_SERVER = ["host", "port", "num_workers", "entrypoint", "domain", "name
 const RESOURCES_SERVER = [...RUN_SERVER, "expose_tools_over_mcp"];
 /** BaseResponsesAPIAgentConfig. */
 const AGENT = [...RUN_SERVER, "skip_verification", "skip_verification_reward", "token_id_capture"];
+/** LibraryJudgeMathResourcesServerConfig (math_with_judge; polymath's subclasses it). */
+const LIBRARY_JUDGE_MATH = [...RESOURCES_SERVER, "judge_model_server", "judge_responses_create_params", "should_use_judge", "library_verifier_timeout_seconds", "library_verifier_max_concurrency"];
 /** BaseResponsesAPIModelConfig adds nothing. */
 const MODEL = RUN_SERVER;
 
@@ -228,14 +230,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   "resources_servers/math_advanced_calculations": RESOURCES_SERVER,
   "resources_servers/math_proof_judgement": RESOURCES_SERVER,
   "resources_servers/math_with_code": [...RESOURCES_SERVER, "max_execution_time"],
-  "resources_servers/math_with_judge": [
-    ...RESOURCES_SERVER,
-    "judge_model_server",
-    "judge_responses_create_params",
-    "should_use_judge",
-    "library_verifier_timeout_seconds",
-    "library_verifier_max_concurrency",
-  ],
+  "resources_servers/math_with_judge": LIBRARY_JUDGE_MATH,
   "resources_servers/mcqa": [...RESOURCES_SERVER, "grading_mode"],
   "resources_servers/mrcr": RESOURCES_SERVER,
   "resources_servers/multichallenge": [
@@ -304,14 +299,7 @@ export const NEMO_GYM_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>>
   ],
   "resources_servers/proof_genselect": [...RESOURCES_SERVER, "assert_think_end"],
   // PolyMathResourcesServerConfig subclasses math_with_judge's config and adds nothing.
-  "resources_servers/polymath": [
-    ...RESOURCES_SERVER,
-    "judge_model_server",
-    "judge_responses_create_params",
-    "should_use_judge",
-    "library_verifier_timeout_seconds",
-    "library_verifier_max_concurrency",
-  ],
+  "resources_servers/polymath": LIBRARY_JUDGE_MATH,
   "resources_servers/proof_judge": [
     ...RESOURCES_SERVER,
     "judge_model_server",
