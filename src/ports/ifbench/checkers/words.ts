@@ -1,6 +1,7 @@
 // words:* — letters, vowels and lengths of words, repeats, first and last words, and keywords at given positions.
-import { countOrRandom, InstructionError, pyIndex, RandomWordError, str, threshold, truthy } from "../../instructions/instruction.ts";
+import { countOrRandom, InstructionError, RandomWordError, str, threshold, truthy } from "../../instructions/instruction.ts";
 import { splitIntoSentences } from "../../instructions/text.ts";
+import { keywordAtPosition } from "../../instructions/checkers/keywords.ts";
 import { wordTokenize } from "../../instructions/word-tokenize.ts";
 import { codePoints, pythonLower, pythonLstrip, pythonRstrip, pythonStrip, reversed, splitWhitespace } from "../../../python/str.ts";
 import { instruction, noArgs } from "../instruction.ts";
@@ -101,15 +102,7 @@ function keywordArg(value: unknown, drawWhen: (value: unknown) => boolean): stri
  */
 export const keywordsSpecificPosition = instruction(["keyword", "n", "m"], (kwargs) => {
   const keyword = keywordArg(kwargs.keyword, (value) => !truthy(value));
-  const n = countOrRandom(kwargs.n, "n", 20, 30);
-  const m = countOrRandom(kwargs.m, "m", 30, 40);
-  return (response) => {
-    const sentences = splitIntoSentences(response);
-    if (sentences.length < n) return false;
-    const words = wordTokenize(pyIndex(sentences, n - 1));
-    if (words.length < m) return false;
-    return pyIndex(words, m - 1) === keyword;
-  };
+  return keywordAtPosition(keyword, countOrRandom(kwargs.n, "n", 20, 30), countOrRandom(kwargs.m, "m", 30, 40));
 });
 
 /** The second and the second-to-last word_tokenize tokens are both the keyword (WordsPositionChecker). */

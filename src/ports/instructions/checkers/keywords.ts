@@ -85,19 +85,22 @@ export const excludeWordHarder = instruction(["keyword", "instruction"], (kwargs
 /** Some whitespace-separated word reads the same reversed (PalindromeBasicChecker). */
 export const palindrome = instruction([], () => (response) => splitWhitespace(response).some((word) => word === reversed(word)));
 
-/** The n-th sentence's m-th NLTK word token is the keyword (KeywordSpecificPositionChecker). */
-export const keywordSpecificPosition = instruction(["keyword", "n", "m"], (kwargs) => {
-  if (!truthy(kwargs.keyword)) throw new RandomWordError("keyword");
-  const keyword = typeof kwargs.keyword === "string" ? pythonStrip(kwargs.keyword) : pythonStrip(str(iterate(kwargs.keyword, "keyword")[0], "keyword"));
-  const n = countOrRandom(kwargs.n, "n", 1, 20);
-  const m = countOrRandom(kwargs.m, "m", 1, 30);
-  return (response) => {
+/** Whether the n-th sentence's m-th NLTK word token is `keyword` (both 1-based): IFEval's and IFBench's check. */
+export const keywordAtPosition =
+  (keyword: string, n: number, m: number) =>
+  (response: string): boolean => {
     const sentences = splitIntoSentences(response);
     if (sentences.length < n) return false;
     const words = wordTokenize(pyIndex(sentences, n - 1));
     if (words.length < m) return false;
     return pyIndex(words, m - 1) === keyword;
   };
+
+/** The n-th sentence's m-th NLTK word token is the keyword (KeywordSpecificPositionChecker). */
+export const keywordSpecificPosition = instruction(["keyword", "n", "m"], (kwargs) => {
+  if (!truthy(kwargs.keyword)) throw new RandomWordError("keyword");
+  const keyword = typeof kwargs.keyword === "string" ? pythonStrip(kwargs.keyword) : pythonStrip(str(iterate(kwargs.keyword, "keyword")[0], "keyword"));
+  return keywordAtPosition(keyword, countOrRandom(kwargs.n, "n", 1, 20), countOrRandom(kwargs.m, "m", 1, 30));
 });
 
 /** The first and last NLTK word tokens are the same word, ignoring case (StartEndChecker). */
