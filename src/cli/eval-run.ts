@@ -9,7 +9,7 @@ import { UserError } from "../config/errors.ts";
 import { formatZodIssues } from "../config/zod-issues.ts";
 import { collateDatasets } from "../rollouts/collate.ts";
 import { collectRollouts, materializeInput, precheckResume, type CollectSummary } from "../rollouts/collect.ts";
-import { agentNameOf, type Row } from "../rollouts/jsonl.ts";
+import type { RowSource } from "../rollouts/materialize.ts";
 import { loadPromptConfig } from "../rollouts/prompt-config.ts";
 import { checkOutputWritable } from "../rollouts/output-files.ts";
 import { isFetchedPrompt } from "../config/nemo-gym-files.ts";
@@ -174,9 +174,9 @@ export function evalRunExitCode(summary: CollectSummary, err: (text: string) => 
  * Every agent the rows name, and `--agent` even when every row has its own agent_ref (a typo there would be
  * ignored without a word), is an agent instance of `config`.
  */
-function checkAgentsKnown(rows: readonly Row[], agentName: string | null | undefined, config: ConfigDict, where: string): void {
+function checkAgentsKnown(rows: Pick<RowSource, "agents">, agentName: string | null | undefined, config: ConfigDict, where: string): void {
   const agents = instancesOfType(config, "responses_api_agents");
-  const named = new Set([...(agentName ? [agentName] : []), ...rows.map((row) => agentNameOf(row)!)]);
+  const named = new Set([...(agentName ? [agentName] : []), ...rows.agents()]);
   const unknown = [...named].filter((name) => !agents.includes(name));
   if (unknown.length === 0) return;
   const hints = unknown.map((name) => [name, closestMatch(name, agents)] as const).filter(([, meant]) => meant !== undefined);

@@ -12,7 +12,7 @@ import { formatKeyMetrics, metricsByAgent, serverMetrics, type AgentMetricsEntry
 import { rolloutOutputPaths, RolloutOutputFiles } from "./output-files.ts";
 import { stripForAggregation } from "../metrics/index.ts";
 import { runConcurrently } from "./run-concurrently.ts";
-import { materializeRows, readJsonl, type MaterializeOptions, type Row } from "./materialize.ts";
+import { materializeLazily, readJsonl, rowSourceOf, type MaterializedRows, type MaterializeOptions, type Row, type RowSource } from "./materialize.ts";
 import { createProgress } from "./progress.ts";
 import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, type PreviousRun } from "./resume.ts";
 import { livenessProbe, OutageWatch, serversUsedBy, type StackHealth } from "./outage.ts";
@@ -21,7 +21,7 @@ export interface CollectOptions extends MaterializeOptions {
   client: ServerClient;
   inputPath: string;
   /** Rows already materialized from `inputPath` (so callers can validate the input before starting servers). */
-  rows?: Row[];
+  rows?: readonly Row[] | RowSource;
   outputPath: string;
   /** In-flight /run calls at most; null = all at once (NeMo Gym's default). */
   concurrency?: number | null;
@@ -198,23 +198,27 @@ const sleepUnless = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-export function materializeInput(options: Pick<CollectOptions, "inputPath"> & MaterializeOptions): Row[] {
-  return materializeRows(readJsonl(options.inputPath, options.limit), options, options.inputPath);
+/** The run's /run requests, built one at a time as they are sent (see MaterializedRows). */
+export function materializeInput(options: Pick<CollectOptions, "inputPath"> & MaterializeOptions): MaterializedRows {
+  return materializeLazily(readJsonl(options.inputPath, options.limit), options, options.inputPath);
 }
 
 /** Refuses a resume whose inputs changed before any server is started for it. */
-export function precheckResume(options: Pick<CollectOptions, "outputPath" | "resume">, rows: Row[]): void {
+export function precheckResume(options: Pick<CollectOptions, "outputPath" | "resume">, rows: readonly Row[] | RowSource): void {
   const materialized = rolloutOutputPaths(options.outputPath).materializedInputs;
-  if (options.resume && existsSync(materialized) && existsSync(options.outputPath)) checkSameInputs(materialized, rows);
+  if (options.resume && existsSync(materialized) && existsSync(options.outputPath)) checkSameInputs(materialized, rowSourceOf(rows));
 }
 
 interface Plan {
-  todo: Row[];
+  /** Indices into the rows, in order. */
+  todo: number[];
+  /** The attempt a resumed rollout continues at (absent: 0). */
+  firstAttempt: Map<number, number>;
   previous: PreviousRun | undefined;
 }
 
 /** Fresh start, or — with resume and an earlier run's files present — what is left of that run. */
-function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles, maxAttempts: number, print: (line: string) => void): Plan {
+function planRun(options: CollectOptions, rows: RowSource, files: RolloutOutputFiles, maxAttempts: number, print: (line: string) => void): Plan {
   const { paths } = files;
   const fingerprint = runFingerprint(options.runConfig ?? {});
   if (options.resume) {
@@ -224,13 +228,15 @@ function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles
       const configCheck = checkSameConfig(paths.fingerprint, fingerprint);
       const previous = loadPreviousRun(options.outputPath, paths.failures);
       const maxedOut = [...previous.attempts].filter(([key, attempts]) => attempts >= maxAttempts && !previous.done.has(key)).length;
-      const todo: Row[] = [];
-      for (const row of rows) {
-        const key = rolloutKey(row);
+      const todo: number[] = [];
+      const firstAttempt = new Map<number, number>();
+      for (let index = 0; index < rows.length; index++) {
+        const key = rows.keyAt(index);
         const attempts = previous.attempts.get(key) ?? 0;
         if (previous.done.has(key) || previous.terminal.has(key) || attempts >= maxAttempts) continue;
         const next = previous.nextAttemptIndex.get(key) ?? 0;
-        todo.push(next > 0 ? { ...row, _ng_attempt_index: next } : row);
+        if (next > 0) firstAttempt.set(index, next);
+        todo.push(index);
       }
       print(
         [
@@ -246,27 +252,26 @@ function planRun(options: CollectOptions, rows: Row[], files: RolloutOutputFiles
           ...(configCheck === "no fingerprint" ? [`- no config fingerprint from the first run: only the inputs were checked`] : []),
         ].join("\n"),
       );
-      return { todo, previous };
+      return { todo, firstAttempt, previous };
     }
     print(`Not resuming: ${missing.join(" and ")} ${missing.length === 1 ? "does" : "do"} not exist; starting a fresh run.`);
   }
   files.startFresh(rows, fingerprint);
-  return { todo: rows, previous: undefined };
+  return { todo: Array.from({ length: rows.length }, (_, index) => index), firstAttempt: new Map(), previous: undefined };
 }
 
 const DEFAULT_OUTAGE_WAIT_MS = 120_000;
 
-const agentsOf = (rows: readonly Row[]) => new Set(rows.map((row) => (row.agent_ref as { name: string }).name));
 
 export async function collectRollouts(options: CollectOptions): Promise<CollectSummary> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const files = new RolloutOutputFiles(options.outputPath);
-  const rows = options.rows ?? materializeInput(options);
+  const rows = rowSourceOf(options.rows ?? materializeInput(options));
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts();
   const retryBackoffMs = options.retryBackoffMs ?? 1000;
 
-  const { todo, previous } = planRun(options, rows, files, maxAttempts, print);
+  const { todo, firstAttempt, previous } = planRun(options, rows, files, maxAttempts, print);
 
   // Stopping aborts every in-flight attempt; each is then recorded as lost to the outage, to be retried by --resume.
   const stop = new AbortController();
@@ -279,7 +284,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   const onExternalStop = () => stopRun(String(options.stopSignal!.reason?.message ?? options.stopSignal!.reason ?? "stopped"));
   if (options.stopSignal?.aborted) onExternalStop();
   options.stopSignal?.addEventListener("abort", onExternalStop, { once: true });
-  const ownHealth = options.health === undefined ? livenessProbe(options.client, serversUsedBy(options.client.config, agentsOf(todo))) : undefined;
+  const ownHealth = options.health === undefined ? livenessProbe(options.client, serversUsedBy(options.client.config, new Set(todo.map((index) => rows.agentAt(index))))) : undefined;
   const watch = new OutageWatch({ health: options.health ?? ownHealth, waitMs: options.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS, warn, stopRun, stopSignal: stop.signal });
 
   const output = files.openAppenders();
@@ -298,7 +303,10 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
    * The budget counts the rollout's own failures; an attempt that failed while a server was down is recorded but not
    * counted, and the next one waits until the servers answer again.
    */
-  const runRollout = async (row: Row) => {
+  const runRollout = async (index: number) => {
+    // Built when it is sent, dropped when it is done: the collector holds only the rows in flight.
+    const resumedAt = firstAttempt.get(index);
+    const row = resumedAt === undefined ? rows.at(index) : { ...rows.at(index), _ng_attempt_index: resumedAt };
     const key = rolloutKey(row);
     let ownFailures = previous?.attempts.get(key) ?? 0;
     let retriesHere = 0;
@@ -343,9 +351,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
 
   // A configuration mistake fails every rollout alike: the first one stops the run, and is the run's error.
   let configError: UserError | undefined;
-  const runOrStop = async (row: Row) => {
+  const runOrStop = async (index: number) => {
     try {
-      await runRollout(row);
+      await runRollout(index);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       configError ??= error;
@@ -361,11 +369,12 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     await ownHealth?.close();
   }
   if (configError) throw configError;
-  const unfinished = todo.filter((row) => !finishedKeys.has(rolloutKey(row))).length;
+  // Each rollout of the plan finishes at most once, under its own key.
+  const unfinished = todo.length - finishedKeys.size;
 
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
   const doneKeys = new Set(persisted.map(rolloutKey));
-  const todoKeys = new Set(todo.map(rolloutKey));
+  const todoKeys = new Set(todo.map((index) => rows.keyAt(index)));
   for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key) && !todoKeys.has(key)) failedKeys.add(key);
 
   let aggregateMetricsPath: string | null = null;

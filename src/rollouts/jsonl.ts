@@ -1,5 +1,6 @@
 // JSONL files (datasets, rollouts) read with errors that name the file and the line.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { UserError } from "../config/errors.ts";
 
 export type Row = Record<string, unknown>;
@@ -47,4 +48,25 @@ export function readJsonl(path: string, limit?: number | null): InputLine[] {
 export function agentNameOf(row: Row): string | undefined {
   const name = (row.agent_ref as { name?: unknown } | undefined)?.name;
   return typeof name === "string" && name !== "" ? name : undefined;
+}
+
+/** The lines of a file (without their "\n"), read 1 MB at a time: a large file is never one string. */
+export function* fileLines(path: string): Generator<string> {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    const decoder = new StringDecoder("utf8");
+    let carry = "";
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      const parts = (carry + decoder.write(buffer.subarray(0, read))).split("\n");
+      carry = parts.pop()!;
+      yield* parts;
+    }
+    carry += decoder.end();
+    if (carry !== "") yield carry;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -51,15 +51,37 @@ export function rolloutOutputPaths(outputPath: string): RolloutOutputPaths {
 }
 
 /** Writes `text` to a temporary file next to `path`, then renames it over `path`. */
-function writeAtomically(path: string, text: string): void {
+function writeAtomically(path: string, text: string | Iterable<string>): void {
   mkdirSync(dirname(path) || ".", { recursive: true });
   const temporary = join(dirname(path), `.${parse(path).base}.${process.pid}.tmp`);
   try {
-    writeFileSync(temporary, text);
+    if (typeof text === "string") writeFileSync(temporary, text);
+    else writeChunked(temporary, text);
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/** Writes the pieces in ~1 MB writes: a file of a million lines without the whole text in memory at once. */
+function writeChunked(path: string, pieces: Iterable<string>): void {
+  const fd = openSync(path, "w");
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    for (const piece of pieces) {
+      batch.push(piece);
+      size += piece.length;
+      if (size >= 1 << 20) {
+        writeSync(fd, batch.join(""));
+        batch = [];
+        size = 0;
+      }
+    }
+    if (batch.length > 0) writeSync(fd, batch.join(""));
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -100,8 +122,11 @@ export class RolloutOutputFiles {
   }
 
   /** A fresh collection: the materialized inputs and the fingerprint of this run, no rollouts or failures yet. */
-  startFresh(rows: readonly Row[], fingerprint: Record<string, string>): void {
-    writeAtomically(this.paths.materializedInputs, rows.map((row) => JSON.stringify(row) + "\n").join(""));
+  /** `rows`: every materialized row, in order (built one at a time when it is MaterializedRows). */
+  startFresh(rows: Iterable<Row>, fingerprint: Record<string, string>): void {
+    writeAtomically(this.paths.materializedInputs, (function* () {
+      for (const row of rows) yield JSON.stringify(row) + "\n";
+    })());
     writeAtomically(this.paths.fingerprint, JSON.stringify(fingerprint, null, 2) + "\n");
     rmSync(this.paths.rollouts, { force: true });
     rmSync(this.paths.failures, { force: true });

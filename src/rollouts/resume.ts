@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, truncateSync } from "node:fs";
 import { UserError } from "../config/errors.ts";
-import { InputError, readJsonl, type Row } from "./jsonl.ts";
+import { fileLines, InputError, readJsonl, type Row } from "./jsonl.ts";
 
 /** `(task, rollout)`: the identity of one rollout across runs. */
 export const rolloutKey = (row: Row) => `${row._ng_task_index}:${row._ng_rollout_index}`;
@@ -80,15 +80,30 @@ export function loadPreviousRun(outputPath: string, failuresPath: string): Previ
 }
 
 /** The stored materialized inputs must be exactly the rows this run would dispatch. */
-export function checkSameInputs(materializedPath: string, rows: Row[]): void {
-  const stored = readJsonl(materializedPath).map((line) => line.row);
-  const differs = (i: number) => JSON.stringify(stored[i]) !== JSON.stringify(rows[i]);
-  const first = Array.from({ length: Math.max(stored.length, rows.length) }, (_, i) => i).find(differs);
+export function checkSameInputs(materializedPath: string, rows: { length: number; at(index: number): Row }): void {
+  // Streamed: a run of a million rollouts compares line by line, holding one row of each side.
+  let stored = 0;
+  let lineNumber = 0;
+  let first: number | undefined;
+  const parsed = (line: string) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch (error) {
+      throw new InputError(`${materializedPath}:${lineNumber}: not valid JSON (${(error as Error).message})`);
+    }
+  };
+  for (const line of fileLines(materializedPath)) {
+    lineNumber++;
+    if (line.trim() === "") continue;
+    if (first === undefined && (stored >= rows.length || JSON.stringify(parsed(line)) !== JSON.stringify(rows.at(stored)))) first = stored;
+    stored++;
+  }
+  if (first === undefined && stored !== rows.length) first = stored;
   if (first === undefined) return;
   const detail =
-    stored.length !== rows.length
-      ? `${stored.length} rows were materialized then, ${rows.length} now`
-      : `line ${first + 1} differs (task ${rows[first]!._ng_task_index}, rollout ${rows[first]!._ng_rollout_index})`;
+    stored !== rows.length
+      ? `${stored} rows were materialized then, ${rows.length} now`
+      : `line ${first + 1} differs (task ${rows.at(first)._ng_task_index}, rollout ${rows.at(first)._ng_rollout_index})`;
   throw new ResumeRefusedError(
     `cannot resume: the input rows or the collection settings (limit, num_repeats, responses_create_params, prompt_config, agent) changed since the first run — ${detail} in ${materializedPath}. ` +
       "Restore them, or run without --resume to start over.",

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { InputError, materializeRows, readJsonl } from "../../src/rollouts/materialize.ts";
+import { InputError, materializeLazily, materializeRows, readJsonl } from "../../src/rollouts/materialize.ts";
 
 function jsonl(lines: string[]): string {
   const path = join(mkdtempSync(join(tmpdir(), "gym-materialize-")), "in.jsonl");
@@ -82,4 +82,25 @@ test("a prompt config refuses rows that already have an input (all named) and na
     () => materializeRows(readJsonl(jsonl([JSON.stringify({ q: 1 })])), { agentName: "agent", promptConfig: { user: "{question}" } }),
     /references field 'question' but the data row only has fields: q/,
   );
+});
+
+test("a large run is materialized lazily: 2 rows x 65,536 repeats hold 2 rows, and each request is a fresh copy", () => {
+  const heapBefore = process.memoryUsage().heapUsed;
+  const rows = materializeLazily(readJsonl(jsonl([A, B, A])), { agentName: "agent", numRepeats: 65_536, numRepeatsAddSeed: true });
+  assert.ok(process.memoryUsage().heapUsed - heapBefore < 20 * 2 ** 20, "building the run allocates no row per rollout");
+  assert.equal(rows.length, 3 * 65_536);
+  // The third line repeats the first: same task, rollout numbering continues after the first line's 65,536.
+  const last = rows.at(rows.length - 1);
+  assert.deepEqual([last._ng_task_index, last._ng_rollout_index], [0, 2 * 65_536 - 1]);
+  assert.equal(rows.keyAt(rows.length - 1), "0:131071");
+  assert.equal(rows.agentAt(65_536), "agent");
+  assert.equal(JSON.parse((last.responses_create_params as { metadata: { extra_body: string } }).metadata.extra_body).seed, 2 * 65_536 - 1);
+  const first = rows.at(0);
+  (first.responses_create_params as Record<string, unknown>).input = "changed";
+  assert.equal((rows.at(0).responses_create_params as Record<string, unknown>).input, "a");
+  assert.throws(() => rows.at(rows.length), RangeError);
+  // The eager list is the same requests in the same order.
+  const small = materializeLazily(readJsonl(jsonl([A, B, A])), { agentName: "agent", numRepeats: 3, numRepeatsAddSeed: true });
+  assert.deepEqual([...small], materializeRows(readJsonl(jsonl([A, B, A])), { agentName: "agent", numRepeats: 3, numRepeatsAddSeed: true }));
+  assert.deepEqual([...small].map((row) => [row._ng_task_index, row._ng_rollout_index]), [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [0, 3], [0, 4], [0, 5]]);
 });
