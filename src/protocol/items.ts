@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { InputContentPartSchema, OutputContentPartSchema, SummaryTextSchema } from "./content.ts";
-import { forwardIssues, isPlainObject, member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic/index.ts";
+import { isPlainObject, parseForwarding, member, memberOf, nullDefault, smartUnion, stringOrList, type UnionMember } from "../python/pydantic/index.ts";
 import { TRAINING_KEYS, trainingShape, withTraining } from "./training.ts";
 
 const ItemStatusSchema = z.enum(["in_progress", "completed", "incomplete"]);
@@ -145,8 +145,7 @@ const atomicTokenMetadata = z.unknown().superRefine((value, ctx) => {
     });
     return;
   }
-  const result = TokenMetadataSchema.safeParse(Object.fromEntries(present.map((key) => [key, value[key]])));
-  if (!result.success) forwardIssues(ctx.issues, result.error.issues);
+  parseForwarding(TokenMetadataSchema, Object.fromEntries(present.map((key) => [key, value[key]])), ctx.issues);
 });
 
 /**

@@ -8,7 +8,7 @@
  * Chat Completions assistant message.
  */
 import { z } from "zod";
-import { forwardIssues, isPlainObject } from "../python/pydantic/index.ts";
+import { isPlainObject, NOT_PARSED, parseForwarding } from "../python/pydantic/index.ts";
 
 /**
  * Per-token routed MoE experts, shape [tokens][layers][topk], or an opaque
@@ -34,10 +34,8 @@ function numberList(element: z.ZodNumber, isValid: (value: unknown) => boolean):
   const full = z.array(element);
   return z.unknown().transform((input, ctx) => {
     if (Array.isArray(input) && input.every(isValid)) return input as number[];
-    const result = full.safeParse(input);
-    if (result.success) return result.data;
-    forwardIssues(ctx.issues, result.error.issues);
-    return z.NEVER;
+    const parsed = parseForwarding<number[]>(full, input, ctx.issues);
+    return parsed === NOT_PARSED ? z.NEVER : parsed;
   }) as unknown as z.ZodType<number[], number[]>;
 }
 const isSafeInt = (value: unknown) => Number.isSafeInteger(value);
@@ -74,10 +72,8 @@ export function withTraining<B extends z.ZodObject>(
   training: z.ZodObject = trainingVariant(base),
 ): z.ZodType<z.output<B> & Partial<TrainingFields>, z.input<B> & Partial<TrainingFieldsInput>> {
   const schema = z.unknown().transform((input, ctx) => {
-    const result = (hasTrainingKeys(input) ? training : base).safeParse(input);
-    if (result.success) return result.data as z.output<B> & Partial<TrainingFields>;
-    forwardIssues(ctx.issues, result.error.issues);
-    return z.NEVER;
+    const parsed = parseForwarding<z.output<B> & Partial<TrainingFields>>(hasTrainingKeys(input) ? training : base, input, ctx.issues);
+    return parsed === NOT_PARSED ? z.NEVER : parsed;
   });
   // The transform hides the input type; restore it for callers building requests.
   return schema as unknown as z.ZodType<

@@ -130,22 +130,41 @@ export function mcpSessionTokenCodec(secret: string): McpSessionTokenCodec {
   };
 }
 
+/** Entries of each of a codec's caches (a few MB at most). */
+const COOKIE_CACHE_LIMIT = 16_384;
+
 /** A codec signing with `secret` (NeMo Gym's own cookies: `secret` = `cookieName`). */
 export function sessionCookieCodec(cookieName: string, secret: string): SessionCookieCodec {
   // itsdangerous "django-concat" key derivation with its default salt
   const key = createHash("sha1").update("itsdangerous.Signer" + "signer" + secret).digest();
   const sign = (message: string) => createHmac("sha1", key).update(message).digest();
+  // A rollout's calls carry the same cookie, re-set on every answer within the same second: each value is signed
+  // once per second and verified once, not on every request (two HMACs per hop otherwise). Only values this codec
+  // signed or verified enter the caches; a cache past its bound starts over.
+  const signedThisSecond = new Map<string, { second: number; value: string }>();
+  const verified = new Map<string, { sessionId: string; issuedAt: number }>();
+  const remember = <V>(cache: Map<string, V>, key: string, entry: V) => {
+    if (cache.size >= COOKIE_CACHE_LIMIT) cache.clear();
+    cache.set(key, entry);
+  };
 
   return {
     cookieName,
     mcpToken: mcpSessionTokenCodec(secret),
     encode(sessionId, nowSeconds = Date.now() / 1000) {
+      const second = Math.floor(nowSeconds);
+      const known = signedThisSecond.get(sessionId);
+      if (known?.second === second) return known.value;
       const payload = Buffer.from(pythonJsonDumps({ session_id: sessionId }), "utf8").toString("base64");
-      const signed = `${payload}.${b64url(timestampBytes(nowSeconds))}`;
-      return `${signed}.${b64url(sign(signed))}`;
+      const signed = `${payload}.${b64url(timestampBytes(second))}`;
+      const value = `${signed}.${b64url(sign(signed))}`;
+      remember(signedThisSecond, sessionId, { second, value });
+      return value;
     },
     decode(value, nowSeconds = Date.now() / 1000) {
       if (!value) return undefined;
+      const known = verified.get(value);
+      if (known) return nowSeconds - known.issuedAt > SESSION_MAX_AGE_S ? undefined : known.sessionId;
       const lastDot = value.lastIndexOf(".");
       if (lastDot <= 0) return undefined;
       const signed = value.slice(0, lastDot);
@@ -154,14 +173,17 @@ export function sessionCookieCodec(cookieName: string, secret: string): SessionC
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
       const tsDot = signed.lastIndexOf(".");
       if (tsDot <= 0) return undefined;
-      const ageSeconds = nowSeconds - timestampFromBytes(Buffer.from(signed.slice(tsDot + 1), "base64url"));
-      if (ageSeconds > SESSION_MAX_AGE_S) return undefined;
+      const issuedAt = timestampFromBytes(Buffer.from(signed.slice(tsDot + 1), "base64url"));
+      if (nowSeconds - issuedAt > SESSION_MAX_AGE_S) return undefined;
+      let session: { session_id?: unknown } | undefined;
       try {
-        const session = JSON.parse(Buffer.from(signed.slice(0, tsDot), "base64").toString("utf8"));
-        return typeof session?.session_id === "string" ? session.session_id : undefined;
+        session = JSON.parse(Buffer.from(signed.slice(0, tsDot), "base64").toString("utf8"));
       } catch {
         return undefined;
       }
+      if (typeof session?.session_id !== "string") return undefined;
+      remember(verified, value, { sessionId: session.session_id, issuedAt });
+      return session.session_id;
     },
     setCookieHeader(sessionId) {
       return `${cookieName}=${this.encode(sessionId)}; path=/; Max-Age=${SESSION_MAX_AGE_S}; httponly; samesite=lax`;

@@ -124,11 +124,23 @@ const mayBeAbsent = (schema: z.ZodType): boolean => (schema as unknown as { _zod
 const error = (type: string, loc: Loc, msg: string, input: unknown, ctx?: Record<string, unknown>): PydanticError =>
   ctx === undefined ? { type, loc, msg, input } : { type, loc, msg, input, ctx };
 
+/**
+ * Above 0 while a smart union tries its members: a member's errors are then only counted (did it fit?), never read,
+ * so a failed zod check pushes QUIET_ERROR instead of building pydantic's errors from a ZodError — the costliest
+ * part of validating a body whose union members mostly do not fit. When no member fits, pickMember tries them
+ * again with quiet at 0 for the real errors (the error path only).
+ */
+let quiet = 0;
+const QUIET_ERROR: PydanticError = { type: "quiet", loc: [], msg: "", input: undefined };
+
 /** Run zod on a value the walk cannot look into, reporting its issues at `loc`. */
 function zodChecked(schema: z.ZodType): Validator {
   return (input, loc, errors) => {
     const result = schema.safeParse(input, { reportInput: true });
-    if (!result.success) errors.push(...detailsFromZodIssues(result.error.issues, input, loc));
+    if (!result.success) {
+      if (quiet > 0) errors.push(QUIET_ERROR);
+      else errors.push(...detailsFromZodIssues(result.error.issues, input, loc));
+    }
     return input;
   };
 }
@@ -141,7 +153,10 @@ function withConstraints(schema: z.ZodType, coerce: Validator): Validator {
     const value = coerce(input, loc, errors, strict);
     if (errors.length > before) return value;
     const result = schema.safeParse(value);
-    if (!result.success) errors.push(...detailsFromZodIssues(result.error.issues, input, loc).map((d) => ({ ...d, input })));
+    if (!result.success) {
+      if (quiet > 0) errors.push(QUIET_ERROR);
+      else errors.push(...detailsFromZodIssues(result.error.issues, input, loc).map((d) => ({ ...d, input })));
+    }
     return value;
   };
 }
@@ -315,6 +330,11 @@ function ownChecks(schema: z.ZodType): ((value: unknown, input: unknown, loc: Lo
   return (value, input, loc, errors) => {
     const result = schema.safeParse(value, { reportInput: true });
     if (result.success) return;
+    if (quiet > 0) {
+      // Whether the container's own checks failed, not why (its items' issues are counted where they are).
+      if (result.error.issues.some((issue) => issue.path.length === 0)) errors.push(QUIET_ERROR);
+      return;
+    }
     const own = result.error.issues.filter((issue) => issue.path.length === 0);
     errors.push(...detailsFromZodIssues(own, value, loc).map((d) => ({ ...d, input })));
   };
@@ -422,6 +442,14 @@ function intersectionValidator(left: z.ZodType, right: z.ZodType): Validator {
 
 // --- unions ------------------------------------------------------------------------------------
 
+const memberTags = new WeakMap<z.ZodType, string>();
+/** memberTag, computed once per member schema (a union builds its members' `loc` on every call). */
+function cachedMemberTag(schema: z.ZodType): string {
+  let tag = memberTags.get(schema);
+  if (tag === undefined) memberTags.set(schema, (tag = memberTag(schema)));
+  return tag;
+}
+
 /** The `loc` entry pydantic gives a union member in the union's errors (`int`, `list[str]`, `Model`). */
 function memberTag(schema: z.ZodType): string {
   const named = modelNames.get(schema);
@@ -478,6 +506,23 @@ function pickMember<M>(
   run: (member: M, errors: PydanticError[], strict: boolean) => unknown,
   fieldsSet: (member: M) => number,
 ): { value: unknown } | { failures: { member: M; errors: PydanticError[] }[] } {
+  quiet++;
+  let outcome: ReturnType<typeof pickMemberRounds<M>>;
+  try {
+    outcome = pickMemberRounds(candidates, run, fieldsSet);
+  } finally {
+    quiet--;
+  }
+  // No member fits: the same rounds again, for the errors (inside an outer union's try, only counting matters).
+  if ("value" in outcome || quiet > 0) return outcome;
+  return pickMemberRounds(candidates, run, fieldsSet);
+}
+
+function pickMemberRounds<M>(
+  candidates: readonly M[],
+  run: (member: M, errors: PydanticError[], strict: boolean) => unknown,
+  fieldsSet: (member: M) => number,
+): { value: unknown } | { failures: { member: M; errors: PydanticError[] }[] } {
   let failures: { member: M; errors: PydanticError[] }[] = [];
   for (const strict of [true, false]) {
     failures = [];
@@ -509,7 +554,7 @@ function unionValidator(options: readonly z.ZodType[]): Validator {
     if (allowsNull && input === null) return input;
     const outcome = pickMember(
       members,
-      (member, memberErrors, memberStrict) => validatorOf(member)(input, [...loc, memberTag(member)], memberErrors, strict || memberStrict),
+      (member, memberErrors, memberStrict) => validatorOf(member)(input, [...loc, cachedMemberTag(member)], memberErrors, strict || memberStrict),
       (member) => fieldsSetFor(member, input),
     );
     if ("value" in outcome) return outcome.value;

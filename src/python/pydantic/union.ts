@@ -78,6 +78,24 @@ export function forwardIssues(target: z.core.$ZodRawIssue[], issues: readonly z.
   for (const issue of issues) target.push(issue as z.core.$ZodRawIssue);
 }
 
+/**
+ * `schema` run on `input` from inside a transform: its output, or NOT_PARSED with its issues added to `target` (the
+ * transform's ctx.issues). Exactly what `forwardIssues(target, schema.safeParse(input).error.issues)` forwards — each
+ * issue finalized as safeParse finalizes it — minus the ZodError, an Error that captures a stack trace: inside a
+ * smart union that is the success path too (every member that does not fit fails so, on every request).
+ */
+export function parseForwarding<T = unknown>(schema: z.ZodType, input: unknown, target: z.core.$ZodRawIssue[]): T | typeof NOT_PARSED {
+  const payload = (schema as unknown as { _zod: { run(payload: { value: unknown; issues: z.core.$ZodRawIssue[] }, ctx: { async: false }): unknown } })._zod.run({ value: input, issues: [] }, SYNC);
+  if (payload instanceof Promise) throw new z.core.$ZodAsyncError();
+  const { value, issues } = payload as { value: T; issues: z.core.$ZodRawIssue[] };
+  if (issues.length === 0) return value;
+  const config = z.core.config();
+  for (const issue of issues) target.push(z.core.util.finalizeIssue(issue, SYNC, config) as z.core.$ZodRawIssue);
+  return NOT_PARSED;
+}
+export const NOT_PARSED: unique symbol = Symbol("not parsed");
+const SYNC = { async: false } as const;
+
 type MemberOutput<M extends readonly UnionMember[]> = z.output<M[number]["schema"]>;
 type MemberInput<M extends readonly UnionMember[]> = z.input<M[number]["schema"]>;
 
@@ -209,10 +227,8 @@ export function stringOrList<T extends z.ZodType>(item: T): z.ZodType<string | z
       });
       return z.NEVER;
     }
-    const result = list.safeParse(input);
-    if (result.success) return result.data;
-    forwardIssues(ctx.issues, result.error.issues);
-    return z.NEVER;
+    const parsed = parseForwarding<z.output<T>[]>(list, input, ctx.issues);
+    return parsed === NOT_PARSED ? z.NEVER : parsed;
   });
   stringOrLists.set(schema, item);
   return schema as unknown as z.ZodType<string | z.output<T>[], string | z.input<T>[]>;
