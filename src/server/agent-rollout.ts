@@ -10,7 +10,7 @@ import { rolloutIdForRow, rolloutPathPrefix } from "./agent-server.ts";
 import type { ServerContext } from "./definition.ts";
 
 /** What a step needs of the agent's ServerContext: its client, its own instance name, the global config. */
-export type AgentGraph = Pick<ServerContext<unknown>, "client" | "instanceName" | "globalConfig">;
+export type AgentGraph = Pick<ServerContext<unknown>, "client" | "instanceName" | "globalConfig" | "self">;
 
 /** One /run's row, the caller's cookies, and the signal that stops the attempt when the caller hangs up. */
 export interface RolloutCall {
@@ -33,9 +33,10 @@ export async function seedSession({ client }: AgentGraph, resources: string, { r
 export const ownResponsesPath = (row: Record<string, unknown>, { globalConfig }: AgentGraph): string => `${rolloutPathPrefix(rolloutIdForRow(row, globalConfig))}/v1/responses`;
 
 /** `POST <this agent><path>` (ownResponsesPath) with the request: its own successful answer. */
-export async function callOwnResponses({ client, instanceName }: AgentGraph, path: string, request: { json: unknown; cookies: Record<string, string>; signal: AbortSignal }): Promise<HttpResponse> {
+export async function callOwnResponses({ client, instanceName, self }: AgentGraph, path: string, request: { json: unknown; cookies: Record<string, string>; signal: AbortSignal }): Promise<HttpResponse> {
   const url = `${instanceName}${path}`;
-  return requireOwnSuccess(await innerCall(url, () => client.post(instanceName, path, request)), url);
+  // In-process when the agent runs it so (the same answer as over HTTP, without a socket, a request and a reply).
+  return requireOwnSuccess(await innerCall(url, () => self?.post(path, request) ?? client.post(instanceName, path, request)), url);
 }
 
 /** The request with a string `input` made the one user message NeMo Gym's agents make of it (a list stays as is). */

@@ -11,6 +11,7 @@ import { FAILURE_CLASS_HEADER } from "../protocol/failures.ts";
 import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { InfrastructureFailure } from "../client/inner-answer.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
+import { answerInProcess } from "./in-process-route.ts";
 
 export interface AgentCall {
   /** Cookies the caller sent (normally the resources server's session cookie). */
@@ -63,9 +64,21 @@ export async function answeringInfrastructureFailures<T>(reply: FastifyReply, ha
     return await handle();
   } catch (error) {
     if (!(error instanceof InfrastructureFailure)) throw error;
-    const body = JSON.stringify(`${error.failureClass}: ${error.message}`);
-    return reply.code(500).header(FAILURE_CLASS_HEADER, error.failureClass).header("content-type", "application/json").send(Buffer.from(body));
+    const answer = infrastructureFailureAnswer(error);
+    return reply.code(answer.status).headers(answer.headers).header("content-type", "application/json").send(Buffer.from(answer.jsonText));
   }
+}
+
+function infrastructureFailureAnswer(error: InfrastructureFailure): { status: number; jsonText: string; headers: Record<string, string> } {
+  return { status: 500, jsonText: JSON.stringify(`${error.failureClass}: ${error.message}`), headers: { [FAILURE_CLASS_HEADER]: error.failureClass } };
+}
+
+/** The rollout id of a path this agent answers in-process (`/v1/responses`: undefined), or null for any other path. */
+function ownResponsesRolloutId(path: string): string | undefined | null {
+  if (path === "/v1/responses") return undefined;
+  const match = /^\/ng-rollout\/([^/?#]+)\/v1\/responses$/.exec(path);
+  // Over HTTP a longer id is no route (maxParamLength): such a call goes over HTTP and gets its 404.
+  return match && match[1]!.length <= 1000 ? decodeURIComponent(match[1]!) : null;
 }
 
 function setCookies(reply: FastifyReply, cookies: Record<string, string>): void {
@@ -103,6 +116,26 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       app.post("/v1/responses", responses);
       // The prefixed twin: a self-call made during /run carries the rollout id to the model calls.
       app.post("/ng-rollout/:rollout_id/v1/responses", responses);
+      // The same two routes for /run's self-call, in-process (see in-process-route.ts).
+      context.self = {
+        post(path, request) {
+          const rolloutId = ownResponsesRolloutId(path);
+          if (rolloutId === null) return undefined;
+          return (async () => {
+            const url = `${await context.client.baseUrl(context.instanceName)}${path}`;
+            return answerInProcess(app, { path, url, deadlineMs: context.client.http.options.deadlineMs }, request, async (call) => {
+              const params = parseBody(ResponseCreateParamsSchema, call);
+              try {
+                const result = await spec.responses({ params, rawParams: call.body as ResponseCreateParamsInput, cookies: call.cookies, rolloutId, signal: call.signal }, context);
+                return { body: result.response, cookies: result.cookies };
+              } catch (error) {
+                if (!(error instanceof InfrastructureFailure)) throw error;
+                return infrastructureFailureAnswer(error);
+              }
+            });
+          })();
+        },
+      };
 
       app.post("/run", async (request, reply) => {
         parseBody(BaseRunRequestSchema, request);

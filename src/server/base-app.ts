@@ -25,6 +25,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** This server's session cookie (name and signing): what a route answering outside fastify's reply re-sets. */
     sessionCookies: SessionCookieCodec;
+    /** How this server reads bodies and answers errors: what a route called in-process must do alike. */
+    answering: AnsweringRules;
   }
   interface FastifyRequest {
     /** Per-rollout key from the signed session cookie (a new UUID when absent, tampered or expired). */
@@ -57,6 +59,13 @@ export interface BaseAppOptions {
   maxJsonDepth?: number;
   /** Where this server says which of its answers failed (one line each: rollout, cause); default stderr. */
   log?: FailureLog;
+}
+
+export interface AnsweringRules {
+  sessionCookieName: string;
+  bodyLimit: number;
+  maxJsonDepth: number;
+  log: FailureLog;
 }
 
 export interface FailureLog {
@@ -112,6 +121,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   });
 
   app.decorate("sessionCookies", codec);
+  app.decorate("answering", { sessionCookieName: options.sessionCookieName, bodyLimit, maxJsonDepth, log: options.log ?? stderrLog } satisfies AnsweringRules);
   app.decorateRequest("sessionId", "");
   app.decorateRequest("cookies", null as unknown as Record<string, string>);
   app.decorateRequest("rolloutId", undefined);
@@ -173,9 +183,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   app.addHook("onSend", async (request, reply, payload) => {
     if (reply.statusCode < 500 || loggedWithStack.has(request)) return payload;
     const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
-    const cause = failureChain(text).at(0);
-    const from = cause?.server ? ` (from ${cause.server})` : "";
-    log.warn(`${rolloutLabel(request)}${request.method} ${request.url.split("?")[0]} answered ${reply.statusCode}: ${oneLineExcerpt(cause?.message ?? "")}${from}`);
+    log.warn(failedAnswerLine(request, reply.statusCode, text));
     return payload;
   });
 
@@ -195,40 +203,61 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof RequestValidationError) {
-      request.log.info({ detail: error.detail }, "request validation failed");
-      return reply.code(422).send({ detail: error.detail });
+    if (error instanceof RequestValidationError) request.log.info({ detail: error.detail }, "request validation failed");
+    const answer = errorAnswer(error, { bodyLimit, sessionCookieName: options.sessionCookieName });
+    if (answer.bug) {
+      // A bug in this server's code: its stack, once (the one-line failure log skips this answer).
+      loggedWithStack.add(request);
+      log.error(`${rolloutLabel(request)}${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}`);
     }
-    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
-    const fastifyStatus = (error as { statusCode?: number }).statusCode;
-    if (fastifyStatus === 413) return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes (this server's ${MAX_BODY_BYTES_KEY})` });
-    if (fastifyStatus === 415) return reply.code(fastifyStatus).send({ detail: (error as Error).message });
-    if (error instanceof InnerServerError) {
-      // The body stays NeMo Gym's; the header tells our collector what the inner server said, so a row no attempt
-      // can fix (an environment's 4xx, or a verify it cannot do: 501) fails once instead of being retried.
-      reply.header(INNER_STATUS_HEADER, String(error.statusCode));
-      return sendJsonString(reply, 500, `Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`);
-    }
-    // Any other error fastify raised while reading the request (a truncated body, a bad header) is the caller's.
-    if (isFastifyError(error) && typeof fastifyStatus === "number" && fastifyStatus >= 400 && fastifyStatus < 500) {
-      return reply.code(fastifyStatus).send({ detail: (error as Error).message });
-    }
-    // A bug in this server's code: its stack, once (the one-line failure log skips this answer).
-    loggedWithStack.add(request);
-    log.error(`${rolloutLabel(request)}${request.method} ${request.url} failed: ${(error as Error)?.stack ?? error}`);
-    // The body says what failed, not where: addresses of the graph's other servers stay inside.
-    return sendJsonString(reply, 500, withoutServerUrls(exceptionRepr(error), (error as { url?: unknown }).url));
+    for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+    // A JSON-string body goes as a Buffer, which bypasses every serializer (a route may have set its own), so the
+    // string is encoded exactly once; a `{detail}` object goes through this server's serializer.
+    return typeof answer.body === "string" ? reply.code(answer.status).header("content-type", "application/json").send(Buffer.from(answer.body)) : reply.code(answer.status).send(answer.body);
   });
 
   app.get("/", async () => ({ status: "ok" }));
   return app;
 }
 
+/** What a server answers for an error its route raised: status, extra headers, and a `{detail}` object or a JSON-string body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** An object goes through the server's serializer; a string is the JSON text of NeMo Gym's string body. */
+  body: { detail: unknown } | string;
+  /** A bug in the server's own code (logged with its stack). */
+  bug: boolean;
+}
+
+/**
+ * FastAPI's answers to errors, in one place for the HTTP error handler and for a route called in-process (see
+ * agent-server.ts): a validation error is a 422, an HttpError its status, an inner server's error a 500 that names
+ * it (NeMo Gym's text) with the inner status in x-ng-inner-status, anything else a 500 with the exception's repr.
+ */
+export function errorAnswer(error: unknown, options: { bodyLimit: number; sessionCookieName: string }): ErrorAnswer {
+  const answer = (status: number, body: ErrorAnswer["body"], headers: Record<string, string> = {}, bug = false): ErrorAnswer => ({ status, headers, body, bug });
+  if (error instanceof RequestValidationError) return answer(422, { detail: error.detail });
+  if (error instanceof HttpError) return answer(error.statusCode, { detail: error.detail });
+  const fastifyStatus = (error as { statusCode?: number }).statusCode;
+  if (fastifyStatus === 413) return answer(413, { detail: `Request body is larger than ${options.bodyLimit} bytes (this server's ${MAX_BODY_BYTES_KEY})` });
+  if (fastifyStatus === 415) return answer(415, { detail: (error as Error).message });
+  if (error instanceof InnerServerError) {
+    // The body stays NeMo Gym's; the header tells our collector what the inner server said, so a row no attempt
+    // can fix (an environment's 4xx, or a verify it cannot do: 501) fails once instead of being retried.
+    return answer(500, JSON.stringify(`Hit an exception in ${options.sessionCookieName} calling an inner server: ${pythonBytesRepr(error.body)}`), { [INNER_STATUS_HEADER]: String(error.statusCode) });
+  }
+  // Any other error fastify raised while reading the request (a truncated body, a bad header) is the caller's.
+  if (isFastifyError(error) && typeof fastifyStatus === "number" && fastifyStatus >= 400 && fastifyStatus < 500) return answer(fastifyStatus, { detail: (error as Error).message });
+  // The body says what failed, not where: addresses of the graph's other servers stay inside.
+  return answer(500, JSON.stringify(withoutServerUrls(exceptionRepr(error), (error as { url?: unknown }).url)), {}, true);
+}
+
 /**
  * Cookies that can be sent on again: every server forwards the caller's cookies to the servers it calls, and a
  * value that is no valid header value (non-ASCII, control characters, or an unquoted `\012`) would fail there.
  */
-function headerSafeCookies(cookies: Record<string, string>): Record<string, string> {
+export function headerSafeCookies(cookies: Record<string, string>): Record<string, string> {
   const safe: Record<string, string> = {};
   for (const [name, value] of Object.entries(cookies)) if (COOKIE_NAME.test(name) && COOKIE_VALUE.test(value)) safe[name] = value;
   return safe;
@@ -257,7 +286,14 @@ function withoutServerUrls(text: string, url: unknown): string {
  * `rollout <id>: ` for a request that names its rollout: the `/ng-rollout/<id>` prefix, or a /run row's indices
  * (`<task>-<rollout>`, `-a<n>` for a retry, as agents name rollouts); else nothing.
  */
-function rolloutLabel(request: FastifyRequest): string {
+/** The log line of a 5xx answer: which rollout, the route, and the innermost cause (the body unwrapped). */
+export function failedAnswerLine(request: Pick<FastifyRequest, "rolloutId" | "body" | "method" | "url">, status: number, bodyText: string): string {
+  const cause = failureChain(bodyText).at(0);
+  const from = cause?.server ? ` (from ${cause.server})` : "";
+  return `${rolloutLabel(request)}${request.method} ${request.url.split("?")[0]} answered ${status}: ${oneLineExcerpt(cause?.message ?? "")}${from}`;
+}
+
+export function rolloutLabel(request: Pick<FastifyRequest, "rolloutId" | "body">): string {
   if (request.rolloutId) return `rollout ${request.rolloutId}: `;
   const body = request.body as Record<string, unknown> | undefined;
   const task = body?._ng_task_index;
@@ -275,14 +311,8 @@ const oneLineExcerpt = (text: string, maxChars = 500) => {
 /** Only what we speak is honoured; anything else is plain JSON. */
 const arrayEncodingOf = (header: string | string[] | undefined): ArrayEncoding => (header === "packed-v1" ? "packed-v1" : "json");
 
-/** NeMo Gym's 500 bodies are JSON strings, not objects. */
-function sendJsonString(reply: FastifyReply, status: number, message: string) {
-  // A Buffer bypasses every serializer (a route may have set its own), so the string is encoded exactly once.
-  return reply.code(status).header("content-type", "application/json").send(Buffer.from(JSON.stringify(message)));
-}
-
 /** Validates a request body with a zod schema; a failure becomes a FastAPI-shaped 422. */
-export function parseBody<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
+export function parseBody<S extends z.ZodType>(schema: S, request: Pick<FastifyRequest, "body">): z.output<S> {
   // No body at all (a tool without arguments, posted bare: NeMo Gym's tools without a body model take that) reads
   // as an empty object. Routes whose NeMo Gym twin requires a body model answer `missing` instead (missingBody).
   const body = request.body === undefined || request.body === null ? {} : request.body;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import type { ConfigDict } from "../config/index.ts";
 import type { ServerClient } from "../client/server-client.ts";
+import type { HttpResponse } from "../client/http-client.ts";
 import type { Logger } from "./logger.ts";
 
 export type ServerType = "resources_servers" | "responses_api_agents" | "responses_api_models";
@@ -17,6 +18,16 @@ export interface ServerContext<Config> {
   /** Addresses other Gym servers by instance name. */
   client: ServerClient;
   log: Logger;
+  /**
+   * This server's own routes that its code calls without HTTP (an agent's /run calling its /v1/responses): the
+   * same answer the route gives over HTTP, as an HttpResponse. Absent where a server has none.
+   */
+  self?: SelfRoutes;
+}
+
+export interface SelfRoutes {
+  /** POST `path` to this server in-process; undefined when `path` is not one of the routes it runs so. */
+  post(path: string, request: { json: unknown; cookies: Record<string, string>; signal: AbortSignal }): Promise<HttpResponse> | undefined;
 }
 
 export interface ServerDefinition<Config = any> {
