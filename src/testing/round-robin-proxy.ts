@@ -17,7 +17,7 @@ export interface RoundRobinProxy {
   port: number;
   /** Requests answered, by the replica (`host:port`) that answered. */
   readonly answeredBy: Record<string, number>;
-  /** Replicas skipped because they refused a connection (once each refusal). */
+  /** Connections refused by a (dead) replica, each followed by a try on another one. */
   readonly refused: number;
   /** Callers' connections reset because a replica failed mid-exchange. */
   readonly resets: number;
@@ -25,6 +25,7 @@ export interface RoundRobinProxy {
 }
 
 const CONNECT_TIMEOUT_MS = 2_000;
+const REFUSED_PASS_OVER_MS = 1_000;
 
 export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Promise<RoundRobinProxy> {
   if (targets.length === 0) throw new Error("a round-robin proxy needs at least one target");
@@ -33,8 +34,22 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
   const stats = { refused: 0, resets: 0 };
   const sockets = new Set<Socket>();
 
-  const forward = (incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse, tried: number): void => {
-    const target = targets[next++ % targets.length]!;
+  // A replica that refused is passed over for a while (other requests would otherwise keep meeting it).
+  const refusedUntil = new Map<ProxyTarget, number>();
+  const pick = (tried: ReadonlySet<ProxyTarget>): ProxyTarget | undefined => {
+    const now = Date.now();
+    const start = next++;
+    const untried = Array.from({ length: targets.length }, (_, offset) => targets[(start + offset) % targets.length]!).filter((target) => !tried.has(target));
+    return untried.find((target) => (refusedUntil.get(target) ?? 0) <= now) ?? untried[0];
+  };
+
+  const forward = (incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse, tried: Set<ProxyTarget>): void => {
+    const target = pick(tried);
+    if (target === undefined) {
+      outgoing.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ detail: "no replica accepted the connection" }));
+      return;
+    }
+    tried.add(target);
     const name = `${target.host}:${target.port}`;
     let connected = false;
     // A fresh connection per request: a kept-alive socket to a dead replica would fail mid-exchange, not refuse.
@@ -54,9 +69,8 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
       clearTimeout(connectTimer);
       if (!connected && error.code === "ECONNREFUSED") {
         stats.refused++;
-        if (tried + 1 < targets.length) return forward(incoming, body, outgoing, tried + 1);
-        outgoing.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ detail: "no replica accepted the connection" }));
-        return;
+        refusedUntil.set(target, Date.now() + REFUSED_PASS_OVER_MS);
+        return forward(incoming, body, outgoing, tried);
       }
       if (outgoing.headersSent) outgoing.destroy();
       else resetCaller();
@@ -67,7 +81,7 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => forward(incoming, Buffer.concat(chunks), outgoing, 0));
+    incoming.on("end", () => forward(incoming, Buffer.concat(chunks), outgoing, new Set()));
   });
   server.on("connection", (socket) => {
     sockets.add(socket);
