@@ -2,6 +2,7 @@
 //
 // Keys (one hash slot per session, `{<session id>}`): `<prefix>{sid}:state` (the encoded state), `:replies` (a hash of
 // idempotency key → stored answer) and `:lock`. Both data keys expire after the idle TTL, refreshed on every access.
+// `<prefix>rollout:<id>` names the session a rollout seeded, for the gateway's cleanup on any replica.
 // A request holds the session's lock from before it reads the state until its answer is written: the standard
 // single-instance Redis lock (SET NX PX with a random token, renewed while held, released by compare-and-delete),
 // and the commit of the new state and the answer is one script that writes only while the token is still ours, so a
@@ -13,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { Redis, type Result } from "ioredis";
 import { HttpError } from "../protocol/errors.ts";
 import type { StoredReply } from "./idempotent-replies.ts";
-import type { SessionLock, SessionStore } from "./session-store.ts";
+import type { RolloutIndex, SessionLock, SessionStore } from "./session-store.ts";
 import type { StateTextCodec } from "./state-codec.ts";
 import { redactedRedisUrl } from "./session-store-setting.ts";
 
@@ -162,6 +163,18 @@ export class RedisSessionStore<State> implements SessionStore<State> {
       } while (cursor !== "0");
       return count;
     });
+  }
+
+  /** Rollout → session, kept as long as a session is (the idle TTL from the seed). */
+  readonly rollouts: RolloutIndex = {
+    track: async (rolloutId, sessionId) => {
+      await this.call("write", () => this.redis.set(this.rolloutKey(rolloutId), sessionId, "PX", this.options.idleTtlMs));
+    },
+    sessionFor: async (rolloutId) => (await this.call("read", () => this.redis.get(this.rolloutKey(rolloutId)))) ?? undefined,
+  };
+
+  private rolloutKey(rolloutId: string): string {
+    return `${this.options.keyPrefix}rollout:${rolloutId}`;
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,13 @@ export interface SessionStore<State> {
    * state objects every call of the session shares (the memory store).
    */
   lock?(sessionId: string): Promise<SessionLock<State>>;
+  /** A shared store also keeps which session each rollout seeded (the gateway's cleanup asks any replica). */
+  rollouts?: RolloutIndex;
+}
+
+export interface RolloutIndex {
+  track(rolloutId: string, sessionId: string): Promise<void>;
+  sessionFor(rolloutId: string): Promise<string | undefined>;
 }
 
 /**

@@ -209,3 +209,22 @@ test("Redis lost mid-call answers 503 (never a made-up state), and the key runs 
     await relay.close();
   }
 });
+
+test("the gateway's cleanup of a rollout seeded on one replica, asked of the other, drops its state and proves it", async () => {
+  const { urls: [a, b] } = await replicas();
+  const cookies = (await post(`${a}/seed_session`, { initial_count: 3, _ng_task_index: 4, _ng_rollout_index: 1 })).cookies;
+  assert.equal((await post(`${b}/increment_counter`, { count: 1 }, cookies)).json().count, 4);
+  assert.deepEqual((await client.request(`${b}/cleanup/4-1`)).json(), { clean: false });
+  await post(`${b}/cleanup/4-1`, {});
+  assert.deepEqual((await client.request(`${a}/cleanup/4-1`)).json(), { clean: true });
+});
+
+test("a resources server whose sessions live in the process (a gymnasium one) refuses session_store redis in one line", async () => {
+  const blackjack = (await import("../../resources_servers/blackjack/app.ts")).default;
+  await assert.rejects(startServers({ cards: [blackjack, { session_store: REDIS_URL }] }), (error: Error) => {
+    assert.match(error.message, /^\S+ 'cards': session_store redis cannot be used: \S+ keeps its sessions' live environments in the process; use session_store: memory$/);
+    return true;
+  });
+  await assert.rejects(startServers({ cards: [blackjack, { session_store: "redis:/" }] }), /'cards': config key `session_store` names no host/);
+  graphs.push(await startServers({ cards: [blackjack, { session_store: "memory" }] }));
+});
