@@ -228,3 +228,18 @@ test("a resources server whose sessions live in the process (a gymnasium one) re
   await assert.rejects(startServers({ cards: [blackjack, { session_store: "redis:/" }] }), /'cards': config key `session_store` names no host/);
   graphs.push(await startServers({ cards: [blackjack, { session_store: "memory" }] }));
 });
+
+test("a state declared json that holds a class instance is refused with a 500 naming it, never stored changed", async () => {
+  const dated = resourcesServer({
+    name: "DatedResourcesServer",
+    state: (): { at: unknown } => ({ at: "start" }),
+    stateCodec: "json",
+    tools: { stamp: tool({ input: z.object({}), run: (state: { at: unknown }) => ((state.at = new Map([["a", 1]])), { ok: true }) }) },
+    verify: { run: () => 0 },
+  });
+  const { urls: [a] } = await replicas({}, dated as unknown as typeof counter);
+  const cookies = (await post(`${a}/seed_session`, {})).cookies;
+  const stamped = await post(`${a}/stamp`, {}, cookies);
+  assert.equal(stamped.status, 500);
+  assert.match(stamped.json().detail, /DatedResourcesServer session state: a Map instance at "at" does not survive JSON/);
+});
