@@ -193,6 +193,7 @@ const BaseResourcesServerConfigSchema = z.looseObject({
 /** Why this server cannot keep its sessions in Redis, or undefined when it can. */
 function whyNotSharedSessions(spec: ResourcesServerSpec<any, any, any, any>): string | undefined {
   if (spec.sessionStore) return `${spec.name} brings its own session store`;
+  if (spec.disposeState) return `${spec.name} disposes of each session's state (disposeState), which a shared store cannot do when a session expires; use ${SESSION_STORE_KEY}: memory`;
   if (spec.state && !spec.stateCodec) return `${spec.name} keeps per-session state it declares no way to serialise (no stateCodec), so replicas could not share it; use ${SESSION_STORE_KEY}: memory`;
   return undefined;
 }

@@ -11,6 +11,10 @@ import { http, startServers, type InProcessGraph } from "../../src/testing/index
 import { IDEMPOTENCY_KEY_HEADER } from "../../src/protocol/failures.ts";
 import { refusedPort } from "../../src/testing/ports.ts";
 import workplace from "../../resources_servers/workplace_assistant/app.ts";
+import exampleCounter from "../../resources_servers/example_session_state_mgmt/app.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { cookieHeader } from "../../src/client/index.ts";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 const redis = new Redis(REDIS_URL);
@@ -242,4 +246,17 @@ test("a state declared json that holds a class instance is refused with a 500 na
   const stamped = await post(`${a}/stamp`, {}, cookies);
   assert.equal(stamped.status, 500);
   assert.match(stamped.json().detail, /DatedResourcesServer session state: a Map instance at "at" does not survive JSON/);
+});
+
+test("a tool called over MCP on one replica changes the state the other replica's tools and verify see", async () => {
+  const { urls: [a, b] } = await replicas({ expose_tools_over_mcp: true }, exampleCounter as unknown as typeof counter);
+  const cookies = (await post(`${a}/seed_session`, { initial_count: 2 })).cookies;
+  const mcp = new Client({ name: "gym-test", version: "0.0.0" });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${a}/mcp`), { requestInit: { headers: { cookie: cookieHeader(cookies)! } } }));
+  try {
+    await mcp.callTool({ name: "increment_counter", arguments: { count: 5 } });
+  } finally {
+    await mcp.close();
+  }
+  assert.equal((await post(`${b}/get_counter_value`, {}, cookies)).text, '{"count":7}');
 });
