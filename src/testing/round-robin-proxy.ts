@@ -6,6 +6,7 @@
 // caller's own rule decides whether to replay (an idempotency-keyed call is replayed; see src/client/http-client.ts).
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 
 export interface ProxyTarget {
   host: string;
@@ -21,6 +22,10 @@ export interface RoundRobinProxy {
   readonly refused: number;
   /** Callers' connections reset because a replica failed mid-exchange. */
   readonly resets: number;
+  /** Of those, requests carrying an idempotency key (the caller replays them; the others fail their attempt). */
+  readonly keyedResets: number;
+  /** Requests forwarded to this replica and not yet answered in full. */
+  inFlight(target: ProxyTarget): number;
   close(): Promise<void>;
 }
 
@@ -31,7 +36,8 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
   if (targets.length === 0) throw new Error("a round-robin proxy needs at least one target");
   let next = 0;
   const answeredBy: Record<string, number> = {};
-  const stats = { refused: 0, resets: 0 };
+  const stats = { refused: 0, resets: 0, keyedResets: 0 };
+  const pending = new Map<ProxyTarget, number>();
   const sockets = new Set<Socket>();
 
   // A replica that refused is passed over for a while (other requests would otherwise keep meeting it).
@@ -51,6 +57,14 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
     }
     tried.add(target);
     const name = `${target.host}:${target.port}`;
+    pending.set(target, (pending.get(target) ?? 0) + 1);
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      pending.set(target, pending.get(target)! - 1);
+    };
+    outgoing.once("close", settle);
     let connected = false;
     // A fresh connection per request: a kept-alive socket to a dead replica would fail mid-exchange, not refuse.
     const upstream = httpRequest({ host: target.host, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent: false }, (answer) => {
@@ -63,11 +77,13 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
     upstream.on("socket", (socket) => socket.once("connect", () => ((connected = true), clearTimeout(connectTimer))));
     const resetCaller = () => {
       stats.resets++;
+      if (incoming.headers[IDEMPOTENCY_KEY_HEADER] !== undefined) stats.keyedResets++;
       incoming.socket.resetAndDestroy();
     };
     upstream.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(connectTimer);
       if (!connected && error.code === "ECONNREFUSED") {
+        settle();
         stats.refused++;
         refusedUntil.set(target, Date.now() + REFUSED_PASS_OVER_MS);
         return forward(incoming, body, outgoing, tried);
@@ -99,6 +115,10 @@ export async function startRoundRobinProxy(targets: readonly ProxyTarget[]): Pro
     get resets() {
       return stats.resets;
     },
+    get keyedResets() {
+      return stats.keyedResets;
+    },
+    inFlight: (target) => pending.get(target) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

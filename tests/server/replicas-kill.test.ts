@@ -159,16 +159,25 @@ test("rollouts through 3 replicas with one SIGKILLed mid-run: rewards and answer
   const baseline = await runAll((env) => single.url(env.instance), 1);
   assert.equal(baseline.results.size, rollouts.length, baseline.failedAttempts.join("\n"));
 
-  // A third of the way in, the first replica of each environment dies without a chance to clean up.
+  // A third of the way in, the first replica of each environment dies without a chance to clean up, at a moment the
+  // proxy has a request of it in flight (or after 2 s without one).
   let killedAt: number | undefined;
   const killed: Promise<void>[] = [];
+  const killMidCall = async (env: Env) => {
+    const victim = replicas[env.name]![0]!;
+    const giveUpAt = Date.now() + 2_000;
+    while (proxies[env.name]!.inFlight(victim) === 0 && Date.now() < giveUpAt) await new Promise((resolve) => setImmediate(resolve));
+    killedInFlight[env.name] = proxies[env.name]!.inFlight(victim);
+    await victim.kill("SIGKILL");
+  };
+  const killedInFlight: Record<string, number> = {};
   const replicated = await runAll(
     (env) => proxies[env.name]!.url,
     CONCURRENCY,
     (done) => {
       if (killedAt !== undefined || done < rollouts.length / 3) return;
       killedAt = done;
-      for (const env of [counterEnv, workplaceEnv]) killed.push(replicas[env.name]![0]!.kill("SIGKILL"));
+      for (const env of [counterEnv, workplaceEnv]) killed.push(killMidCall(env));
     },
   );
   await Promise.all(killed);
@@ -188,8 +197,9 @@ test("rollouts through 3 replicas with one SIGKILLed mid-run: rewards and answer
     rewards_equal_single_process: rewardsEqual,
     mean_reward: { single_process: meanReward(baseline.results), replicas: meanReward(replicated.results) },
     killed_after_rollouts: killedAt,
+    requests_in_flight_on_killed_replica: killedInFlight,
     failed_attempts_retried: replicated.failedAttempts.length,
-    proxy: Object.fromEntries(Object.entries(proxies).map(([name, proxy]) => [name, { answered_by: proxy.answeredBy, refused_dead_replica: proxy.refused, callers_reset: proxy.resets }])),
+    proxy: Object.fromEntries(Object.entries(proxies).map(([name, proxy]) => [name, { answered_by: proxy.answeredBy, refused_dead_replica: proxy.refused, callers_reset: proxy.resets, of_them_keyed_tool_calls_replayed: proxy.keyedResets }])),
   };
   console.log(`replicas kill test: ${JSON.stringify(figures, null, 2)}`);
   if (replicated.failedAttempts.length > 0) console.log(`failed attempts (retried):\n  ${replicated.failedAttempts.join("\n  ")}`);
