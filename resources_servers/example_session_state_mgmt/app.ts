@@ -11,6 +11,8 @@ export default resourcesServer({
   seed: z.object({ initial_count: z.number().int() }),
   // A tool called before /seed_session starts the counter at 0, as NeMo Gym's server does.
   state: (seed): Counter => ({ count: seed?.initial_count ?? 0 }),
+  // Plain data: replicas can share it (`session_store: redis://…`).
+  stateCodec: "json",
   tools: {
     increment_counter: tool({
       description: "Add a number to the counter.",

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { HttpError, RequestValidationError, resourcesServer, tool } from "../../src/server/index.ts";
 import type { FunctionCall } from "../../src/protocol/index.ts";
-import { Workbench, WORKBENCH_TOOLS } from "./workbench/index.ts";
+import { Workbench, WORKBENCH_TOOLS, type WorkbenchSnapshot } from "./workbench/index.ts";
 import { PyException } from "../../src/python/exception.ts";
 import { describeUnknownIds, unknownGroundTruthIds } from "./workbench/ground-truth-ids.ts";
 import { describeTables, prepareTables, tablesOf, TablesConfigSchema, type TablesConfig } from "./workbench/tables-source.ts";
@@ -54,6 +54,11 @@ const workplace = resourcesServer({
     if (seed === undefined) return undefined;
     refuseRowForOtherTables(config, seed.ground_truth);
     return new Workbench(tablesOf(config));
+  },
+  // For `session_store: redis://…`: only the tables a session changed travel (the rest are the shared originals).
+  stateCodec: {
+    encode: (workbench, config) => workbench?.snapshot(tablesOf(config)),
+    decode: (snapshot, config) => Workbench.restore(tablesOf(config), snapshot as WorkbenchSnapshot),
   },
   tools: Object.fromEntries(
     Object.entries(WORKBENCH_TOOLS).map(([name, workbenchTool]) => [

@@ -68,9 +68,19 @@ export function refusedKeysOf(definition: ServerDefinition): Readonly<Record<str
   return { ...REFUSED_BY_TYPE[definition.serverType], ...definition.refusedConfigKeys };
 }
 
+/**
+ * Keys every server of one type may carry: a resources server's `session_store` and `session_lock_lease_s` (one whose
+ * definition does not read them accepts `session_store: memory` only, checked in instance-config.ts).
+ */
+const BASE_KEYS_BY_TYPE: Record<ServerType, readonly string[]> = {
+  resources_servers: ["session_store", "session_lock_lease_s"],
+  responses_api_agents: [],
+  responses_api_models: [],
+};
+
 /** Keys the definition reads: its schema's and every block's base keys (refused keys are not among them). */
 export function knownKeysOf(definition: ServerDefinition): Set<string> {
-  return new Set([...BASE_CONFIG_KEYS, ...schemaKeys(definition.configSchema)]);
+  return new Set([...BASE_CONFIG_KEYS, ...BASE_KEYS_BY_TYPE[definition.serverType], ...schemaKeys(definition.configSchema)]);
 }
 
 export interface ConfigKeyReport {

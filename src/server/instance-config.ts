@@ -8,7 +8,8 @@ import { isDict } from "../config/dict.ts";
 import { formatZodIssues } from "../config/zod-issues.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
 import { ServerConfigError } from "./config-error.ts";
-import { checkConfigKeys } from "./config-keys.ts";
+import { checkConfigKeys, schemaKeys } from "./config-keys.ts";
+import { parseSessionStoreSetting, SESSION_LOCK_LEASE_KEY, SESSION_STORE_KEY } from "./session-store-setting.ts";
 import { portRangeOf } from "./port-range.ts";
 import { isServerDefinition, type ServerDefinition } from "./definition.ts";
 
@@ -51,6 +52,8 @@ export function checkInstanceConfig<Config>(
   if (keys.refused.length > 0) {
     throw new ServerConfigError(keys.refused.map(({ key, reason }) => `${label}: config key \`${key}\` is not implemented here (${reason})`).join("\n"));
   }
+  const storeProblem = sessionStoreProblem(definition, fields);
+  if (storeProblem !== undefined) throw new ServerConfigError(`${label}: ${storeProblem}`);
   const parsed = laxValidate(definition.configSchema, fields);
   if (!parsed.success) {
     // pydantic's errors (loc, msg) through the one formatter of schema problems.
@@ -62,6 +65,21 @@ export function checkInstanceConfig<Config>(
   const workers = Number(fields.num_workers ?? 1);
   if (workers > 1) warnings.push(`${label}: num_workers ${workers} is served by one process here (its event loop runs requests concurrently)`);
   return { config: parsed.data, warnings };
+}
+
+/**
+ * `session_store` on a resources server whose definition does not read it (one of its own making, such as aviary's
+ * or a gymnasium server, whose environments live in the process): `memory` only, anything else named.
+ */
+function sessionStoreProblem(definition: ServerDefinition, fields: ConfigDict): string | undefined {
+  if (definition.serverType !== "resources_servers" || schemaKeys(definition.configSchema).has(SESSION_STORE_KEY)) return undefined;
+  if (fields[SESSION_LOCK_LEASE_KEY] !== undefined && fields[SESSION_LOCK_LEASE_KEY] !== null) return `config key \`${SESSION_LOCK_LEASE_KEY}\` applies to ${SESSION_STORE_KEY}: redis://… only, which ${definition.className} cannot use`;
+  const value = fields[SESSION_STORE_KEY];
+  if (value === undefined || value === null) return undefined;
+  const setting = typeof value === "string" ? parseSessionStoreSetting(value) : `must be a string, got ${JSON.stringify(value)}`;
+  if (typeof setting === "string") return `config key \`${SESSION_STORE_KEY}\` ${setting}`;
+  if (setting.kind === "memory") return undefined;
+  return `${SESSION_STORE_KEY} redis cannot be used: ${definition.className} keeps its sessions' live environments in the process; use ${SESSION_STORE_KEY}: memory`;
 }
 
 /**

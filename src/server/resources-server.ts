@@ -16,6 +16,10 @@ import { MCP_SESSION_TOKEN_HEADER, registerMcp, withBareToolNames } from "./mcp.
 import { IdempotentReplies, type Claim } from "./idempotent-replies.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 import { JudgeError, judgeFailedRow } from "./judge.ts";
+import { lockedToolCalls } from "./locked-tool-calls.ts";
+import { DEFAULT_SESSION_LOCK_LEASE_S, parseSessionStoreSetting, SESSION_LOCK_LEASE_KEY, SESSION_STORE_KEY, SessionStoreSettingSchema, type SessionStoreSetting } from "./session-store-setting.ts";
+import { stateTextCodec, type StateCodecSpec } from "./state-codec.ts";
+import { ServerConfigError } from "./config-error.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -102,8 +106,14 @@ export interface ResourcesServerSpec<State, Config, Seed extends z.ZodType, Veri
   floatFields?: string[];
   /** Further float-typed fields of one verify result whose names depend on the row (e.g. asr_with_pc's `wer_<suffix>`). */
   resultFloatFields?: (result: Record<string, unknown>) => Iterable<string>;
-  /** A custom store (e.g. Redis); memory by default. */
+  /** A custom store; otherwise the instance's `session_store` (memory by default). */
   sessionStore?: (config: Config) => SessionStore<State>;
+  /**
+   * How the state crosses processes, for `session_store: redis://…` (replicas sharing sessions): `"json"` for plain
+   * data, or an encode/decode pair for a class instance. Without it (state that cannot be serialised: sandboxes,
+   * handles, functions) asking for Redis fails at start.
+   */
+  stateCodec?: StateCodecSpec<State, Config>;
   /**
    * What `GET /reverify_mode` reports to NeMo Gym's `reverify`, which re-posts stored rollouts to /verify alone and
    * refuses a server that is not `stateless` (its verify reads nothing but the request). Default `unknown`.
@@ -175,7 +185,18 @@ const BaseResourcesServerConfigSchema = z.looseObject({
   expose_tools_over_mcp: z.boolean().default(false),
   /** Per-rollout state untouched this long is dropped (NeMo Gym keeps it for the life of the process). */
   session_idle_ttl_s: z.number().positive().default(3600),
+  /** Where per-rollout state lives: `memory`, or `redis://…` shared by replicas of this server. */
+  session_store: SessionStoreSettingSchema.default("memory"),
+  session_lock_lease_s: z.number().positive().optional(),
 });
+
+/** Why this server cannot keep its sessions in Redis, or undefined when it can. */
+function whyNotSharedSessions(spec: ResourcesServerSpec<any, any, any, any>): string | undefined {
+  if (spec.sessionStore) return `${spec.name} brings its own session store`;
+  if (spec.disposeState) return `${spec.name} disposes of each session's state (disposeState), which a shared store cannot do when a session expires; use ${SESSION_STORE_KEY}: memory`;
+  if (spec.state && !spec.stateCodec) return `${spec.name} keeps per-session state it declares no way to serialise (no stateCodec), so replicas could not share it; use ${SESSION_STORE_KEY}: memory`;
+  return undefined;
+}
 
 export interface ResourcesServerDefinition<State, Config> extends ServerDefinition<Config> {
   readonly toolDefinitions: FunctionToolDefinition[];
@@ -194,7 +215,16 @@ export function resourcesServer<
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`${spec.name}: tool name '${name}' must match [A-Za-z0-9_.-]+`);
   }
   const toolDefinitions = Object.entries(spec.tools).map(([name, t]) => functionToolDefinition(name, t.description, t.modelSchema ?? t.input, t.strict ?? true));
-  const configSchema = (spec.config ? BaseResourcesServerConfigSchema.and(spec.config) : BaseResourcesServerConfigSchema) as z.ZodType<Config>;
+  const whyNotShared = whyNotSharedSessions(spec);
+  const configSchema = (spec.config ? BaseResourcesServerConfigSchema.and(spec.config) : BaseResourcesServerConfigSchema).superRefine((config, context) => {
+    const setting = parseSessionStoreSetting(String((config as { session_store?: unknown }).session_store ?? "memory"));
+    const redis = typeof setting !== "string" && setting.kind === "redis";
+    if (whyNotShared !== undefined && redis) context.addIssue({ code: "custom", path: [SESSION_STORE_KEY], message: `${SESSION_STORE_KEY} redis cannot be used: ${whyNotShared}` });
+    // A key that would change nothing is refused, never ignored.
+    if (!redis && (config as { session_lock_lease_s?: unknown }).session_lock_lease_s !== undefined) {
+      context.addIssue({ code: "custom", path: [SESSION_LOCK_LEASE_KEY], message: `${SESSION_LOCK_LEASE_KEY} applies to ${SESSION_STORE_KEY}: redis://… only (${SESSION_STORE_KEY} is memory)` });
+    }
+  }) as unknown as z.ZodType<Config>;
   const seedSchema = (spec.seed ?? z.object({})) as z.ZodType;
   const verifySchema = BaseVerifyRequestSchema.and((spec.verify.input ?? z.object({})) as z.ZodType);
 
@@ -203,15 +233,19 @@ export function resourcesServer<
     className: spec.name,
     configSchema,
     refusedConfigKeys: spec.refusedConfigKeys,
-    register(app, server) {
-      const { session_idle_ttl_s } = server.config as { session_idle_ttl_s: number };
+    async register(app, server) {
+      const { session_idle_ttl_s, session_store, session_lock_lease_s } = server.config as { session_idle_ttl_s: number; session_store: string; session_lock_lease_s?: number };
+      const storeSetting = parseSessionStoreSetting(session_store) as SessionStoreSetting;
       const sessions: SessionStore<State> =
         spec.sessionStore?.(server.config) ??
-        new MemorySessionStore<State>({
-          idleTtlMs: session_idle_ttl_s * 1000,
-          onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined,
-        });
+        (storeSetting.kind === "redis"
+          ? await redisSessions(spec, server, storeSetting.url, session_idle_ttl_s * 1000, (session_lock_lease_s ?? DEFAULT_SESSION_LOCK_LEASE_S) * 1000)
+          : new MemorySessionStore<State>({
+              idleTtlMs: session_idle_ttl_s * 1000,
+              onEvict: spec.disposeState ? (_id, state) => spec.disposeState!(state) : undefined,
+            }));
       app.addHook("onClose", async () => sessions.close?.());
+      const locked = sessions.lock === undefined ? undefined : lockedToolCalls(sessions as SessionStore<State> & Required<Pick<SessionStore<State>, "lock">>, `${spec.name}___${server.instanceName}`);
       // Before fastify waits for in-flight requests: a tool still running hears that nobody will read its answer.
       const signals = new RequestSignals();
       app.addHook("preClose", async () => signals.abortAll());
@@ -220,10 +254,15 @@ export function resourcesServer<
       const toolContext = (sessionId: string, signal: AbortSignal): ToolContext<Config> => ({ sessionId, config: server.config, server, signal });
       const contextOf = (request: FastifyRequest, reply: FastifyReply) => toolContext(request.sessionId, signals.signalFor(reply.raw));
 
-      // A tool call with an idempotency key runs once per session: a replay gets the first call's answer, byte for byte.
-      const replies = new IdempotentReplies(session_idle_ttl_s * 1000);
-      app.addHook("onClose", async () => replies.close());
-      const idempotentTool = idempotentToolRoute(replies, `${spec.name}___${server.instanceName}`);
+      // A tool call with an idempotency key runs once per session: a replay gets the first call's answer, byte for byte
+      // (kept with the state in a shared store, so any replica replays it).
+      let idempotentTool: RouteShorthandOptions;
+      if (locked) idempotentTool = locked.routeOptions;
+      else {
+        const replies = new IdempotentReplies(session_idle_ttl_s * 1000);
+        app.addHook("onClose", async () => replies.close());
+        idempotentTool = idempotentToolRoute(replies, `${spec.name}___${server.instanceName}`);
+      }
 
       const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 
@@ -240,27 +279,57 @@ export function resourcesServer<
         const seed = parseBody(seedSchema, request) as z.output<Seed>;
         if (!spec.state) return seedAnswer(request.sessionId);
         // Seeding is idempotent: an existing session keeps its state (NeMo Gym's counter example relies on it).
-        if ((await sessions.get(request.sessionId)) === undefined) {
+        if (locked) {
+          const lock = await sessions.lock!(request.sessionId);
+          try {
+            const fresh = (await lock.state()) === undefined ? await createState(seed, contextOf(request, reply)) : undefined;
+            await lock.commit(fresh === undefined ? {} : { state: fresh });
+          } finally {
+            await lock.release();
+          }
+        } else if ((await sessions.get(request.sessionId)) === undefined) {
           await sessions.set(request.sessionId, await createState(seed, contextOf(request, reply)));
         }
         return seedAnswer(request.sessionId);
       });
 
+      // A shared store: the state under the session's lock (the tool route's, else one taken for this call, as MCP's).
+      const withLockedState = async <T>(context: ToolContext<Config>, run: (state: State) => T | Promise<T>, request: FastifyRequest | undefined): Promise<T> => {
+        const routeLock = request && locked!.lockOf(request);
+        const lock = routeLock ?? (await sessions.lock!(context.sessionId));
+        try {
+          let state = (await lock.state()) as State;
+          if (spec.state && state === undefined) state = await createState(undefined, context);
+          let output: T;
+          try {
+            output = await run(state);
+          } finally {
+            // As in memory, where the tool changes the one state object in place, a tool that threw keeps its changes.
+            if (spec.state && routeLock) locked!.stage(request!, state);
+          }
+          if (!routeLock) await lock.commit(spec.state ? { state } : {});
+          return output;
+        } finally {
+          if (!routeLock) await lock.release();
+        }
+      };
+
       // One way to run against a session's state, for tool routes, the unknown-name route and MCP alike.
-      const withState = async <T>(context: ToolContext<Config>, run: (state: State) => T | Promise<T>): Promise<T> => {
+      const withState = async <T>(context: ToolContext<Config>, run: (state: State) => T | Promise<T>, request?: FastifyRequest): Promise<T> => {
+        if (locked) return withLockedState(context, run, request);
         let state = (await sessions.get(context.sessionId)) as State;
         if (spec.state && state === undefined) state = await createState(undefined, context);
         const output = await run(state);
         if (spec.state) await sessions.set(context.sessionId, state);
         return output;
       };
-      const runTool = (t: Tool<State, Config>, args: unknown, context: ToolContext<Config>) => withState(context, (state) => t.run(state, args, context));
+      const runTool = (t: Tool<State, Config>, args: unknown, context: ToolContext<Config>, request?: FastifyRequest) => withState(context, (state) => t.run(state, args, context), request);
 
       for (const [name, t] of Object.entries(spec.tools)) {
         app.post(`/${name}`, idempotentTool, async (request, reply) => {
           // An agent relays a tool's reply text verbatim to the model: it is always plain JSON.
           reply.wireArrayEncoding = "json";
-          const output = await runTool(t, parseBody(t.input, request), contextOf(request, reply));
+          const output = await runTool(t, parseBody(t.input, request), contextOf(request, reply), request);
           return t.formatOutput ? reply.type("application/json").send(t.formatOutput(output)) : output;
         });
       }
@@ -274,7 +343,7 @@ export function resourcesServer<
           const { name } = request.params as { name: string };
           const args = parseBody(unknownInput, request) as z.output<UnknownInput>;
           const context = contextOf(request, reply);
-          return withState(context, (state) => unknownTool.run(state, name, args, context));
+          return withState(context, (state) => unknownTool.run(state, name, args, context), request);
         });
       }
 
@@ -331,4 +400,21 @@ export function resourcesServer<
     },
   });
   return { ...definition, toolDefinitions, spec };
+}
+
+/** The Redis store of `session_store: redis://…`; ioredis loads only for such a server. */
+async function redisSessions<State, Config>(spec: ResourcesServerSpec<State, Config, any, any>, server: ServerContext<Config>, url: string, idleTtlMs: number, lockLeaseMs: number): Promise<SessionStore<State>> {
+  const { RedisSessionStore } = await import("./redis-session-store.ts");
+  try {
+    return await RedisSessionStore.connect<State>({
+      url,
+      keyPrefix: `ng:sessions:${spec.name}:${server.instanceName}:`,
+      codec: stateTextCodec(spec.stateCodec ?? "json", server.config, spec.name),
+      idleTtlMs,
+      lockLeaseMs,
+      onError: (message) => server.log.warn(message),
+    });
+  } catch (error) {
+    throw new ServerConfigError(`${spec.name} '${server.instanceName}': ${SESSION_STORE_KEY} ${(error as Error).message}`);
+  }
 }

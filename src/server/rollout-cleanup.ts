@@ -11,8 +11,8 @@ export interface RolloutCleanupOptions {
 
 export interface RolloutSessions {
   /** Records the session of a seeded row; a row without both correlation indices is ignored. */
-  track(row: unknown, sessionId: string): void;
-  sessionFor(rolloutId: string): string | undefined;
+  track(row: unknown, sessionId: string): void | Promise<void>;
+  sessionFor(rolloutId: string): string | undefined | Promise<string | undefined>;
 }
 
 const DEFAULT_MAX_TRACKED_ROLLOUTS = 100_000;
@@ -41,33 +41,43 @@ export function registerRolloutCleanup<State>(app: FastifyInstance, sessions: Se
   // Map order is insertion order: the first key is the oldest rollout.
   const sessionByRollout = new Map<string, string>();
 
-  const index: RolloutSessions = {
-    track(row, sessionId) {
-      const rolloutId = rolloutIdOfRow(row);
-      if (rolloutId === undefined) return;
-      sessionByRollout.delete(rolloutId);
-      sessionByRollout.set(rolloutId, sessionId);
-      if (sessionByRollout.size > maxTracked) sessionByRollout.delete(sessionByRollout.keys().next().value!);
-    },
-    sessionFor: (rolloutId) => sessionByRollout.get(rolloutId),
-  };
+  // A store shared by replicas keeps the index too: the cleanup call may reach another replica than the seed did.
+  const shared = sessions.rollouts;
+  const index: RolloutSessions = shared
+    ? {
+        async track(row, sessionId) {
+          const rolloutId = rolloutIdOfRow(row);
+          if (rolloutId !== undefined) await shared.track(rolloutId, sessionId);
+        },
+        sessionFor: (rolloutId) => shared.sessionFor(rolloutId),
+      }
+    : {
+        track(row, sessionId) {
+          const rolloutId = rolloutIdOfRow(row);
+          if (rolloutId === undefined) return;
+          sessionByRollout.delete(rolloutId);
+          sessionByRollout.set(rolloutId, sessionId);
+          if (sessionByRollout.size > maxTracked) sessionByRollout.delete(sessionByRollout.keys().next().value!);
+        },
+        sessionFor: (rolloutId) => sessionByRollout.get(rolloutId),
+      };
   registered.set(app.server, index);
 
   // A hook rather than a change to /seed_session: the body is parsed and the session id decoded by now.
   app.addHook("preHandler", async (request) => {
-    if (request.routeOptions.url === "/seed_session") index.track(request.body, request.sessionId);
+    if (request.routeOptions.url === "/seed_session") await index.track(request.body, request.sessionId);
   });
 
   // The mapping outlives the POST on purpose: a tool call already in flight can write the state back, and
   // the probe must then report it instead of trusting that the POST happened.
   app.post<{ Params: { rolloutId: string } }>("/cleanup/:rolloutId", async (request) => {
-    const sessionId = index.sessionFor(request.params.rolloutId);
+    const sessionId = await index.sessionFor(request.params.rolloutId);
     if (sessionId !== undefined) await sessions.delete(sessionId);
     return { accepted: true };
   });
 
   app.get<{ Params: { rolloutId: string } }>("/cleanup/:rolloutId", async (request) => {
-    const sessionId = index.sessionFor(request.params.rolloutId);
+    const sessionId = await index.sessionFor(request.params.rolloutId);
     const held = sessionId !== undefined && (await sessions.get(sessionId)) !== undefined;
     return { clean: !held };
   });

@@ -1,5 +1,6 @@
-// Per-session state behind a small interface: in memory now; a Redis or SQLite store can replace it
-// without touching environments, because every access goes through get → handler → set.
+// Per-session state behind a small interface: in memory by default, or shared by replicas (Redis,
+// redis-session-store.ts) without touching environments, because every access goes through get → handler → set.
+import type { StoredReply } from "./idempotent-replies.ts";
 
 export interface SessionStore<State> {
   get(sessionId: string): Promise<State | undefined>;
@@ -7,6 +8,32 @@ export interface SessionStore<State> {
   delete(sessionId: string): Promise<void>;
   size(): Promise<number>;
   close?(): Promise<void>;
+  /**
+   * A store shared by several processes hands out the session's state under a lock, so a rollout's concurrent tool
+   * calls run one after the other whichever replica each reaches. A store without it lives in one process, whose
+   * state objects every call of the session shares (the memory store).
+   */
+  lock?(sessionId: string): Promise<SessionLock<State>>;
+  /** A shared store also keeps which session each rollout seeded (the gateway's cleanup asks any replica). */
+  rollouts?: RolloutIndex;
+}
+
+export interface RolloutIndex {
+  track(rolloutId: string, sessionId: string): Promise<void>;
+  sessionFor(rolloutId: string): Promise<string | undefined>;
+}
+
+/**
+ * One request's hold on a session: read its state (and the stored answer of an idempotency key), then either commit
+ * (the new state and the answer, in one write, only if the lock is still ours) or release without writing.
+ */
+export interface SessionLock<State> {
+  state(): Promise<State | undefined>;
+  storedReply(idempotencyKey: string): Promise<StoredReply | undefined>;
+  /** Writes what is given and releases; a store failure or a lost lock rejects (nothing of it is then written). */
+  commit(changes: { state?: State; reply?: { idempotencyKey: string; reply: StoredReply } }): Promise<void>;
+  /** Releases without writing; harmless after commit. */
+  release(): Promise<void>;
 }
 
 export interface MemorySessionStoreOptions<S> {

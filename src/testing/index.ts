@@ -14,6 +14,8 @@
 //   shared-data.ts     sharedDataFile / sharedDataDir: NeMo Gym's reference data in ../shared, or a skip reason
 //   parity.ts          parity with NeMo Gym: replay graph, stored rollouts re-verified, reference set, end to end
 //   fake-vllm.ts       a scripted vLLM over HTTP; fake-relax.ts: a Relax session API; ports.ts: refusedPort
+//   replicas.ts        startReplicas: N processes of one instance (session_store redis, a shared session_secret);
+//                      round-robin-proxy.ts: a balancer in front of them that skips dead ones
 //
 // An environment's test (resources_servers/<name>/tests/app.test.ts):
 //
@@ -49,3 +51,5 @@ export * from "./fake-relax.ts";
 export * from "./ports.ts";
 export * from "./nemo-config-fields.ts";
 export * from "./fake-hf-hub.ts";
+export * from "./round-robin-proxy.ts";
+export * from "./replicas.ts";

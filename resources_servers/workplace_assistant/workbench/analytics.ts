@@ -41,8 +41,11 @@ function toFloat(cell: unknown): number {
 }
 
 export class AnalyticsTool {
-  /** pandas quirk: averaging over the whole table converts its `session_duration_seconds` column to floats for good. */
-  private durationsAreFloats = false;
+  /**
+   * pandas quirk: averaging over the whole table converts its `session_duration_seconds` column to floats for good.
+   * Part of the session's state (a workbench's snapshot carries it).
+   */
+  durationsAreFloats = false;
 
   constructor(
     readonly visits: Table,

@@ -10,6 +10,7 @@ import { ProjectManagementTool, projectManagementTools } from "./project-managem
 import { KeyError, PyException } from "../../../src/python/exception.ts";
 import { pythonStringRepr } from "../../../src/python/repr.ts";
 import type { WorkbenchTables } from "./tables-dir.ts";
+import type { Table } from "./table.ts";
 import type { Kwargs, WorkbenchTool } from "./tool-spec.ts";
 
 export class Workbench {
@@ -41,10 +42,45 @@ export class Workbench {
     return tool.run(this, kwargs);
   }
 
+  /**
+   * What this session changed, for a store shared by replicas: the tables its tool calls replaced (an unchanged table
+   * is still the shared original, so it is left out) and the analytics quirk flag. Plain JSON.
+   */
+  snapshot(base: WorkbenchTables): WorkbenchSnapshot {
+    const changed: WorkbenchSnapshot["changed"] = {};
+    if (this.email.emails !== base.emails) changed.emails = this.email.emails;
+    if (this.calendar.events !== base.calendarEvents) changed.calendarEvents = this.calendar.events;
+    // Plots start empty, a new table per workbench.
+    if (this.analytics.plots.rows.length > 0) changed.plots = this.analytics.plots;
+    if (this.projectManagement.tasks !== base.projectTasks) changed.projectTasks = this.projectManagement.tasks;
+    if (this.crm.customers !== base.crm) changed.crm = this.crm.customers;
+    return { changed, durationsAreFloats: this.analytics.durationsAreFloats };
+  }
+
+  /** The workbench a snapshot describes, on these (shared, unchanged) tables. */
+  static restore(base: WorkbenchTables, snapshot: WorkbenchSnapshot): Workbench {
+    const workbench = new Workbench(base);
+    const { emails, calendarEvents, plots, projectTasks, crm } = snapshot.changed;
+    if (emails) workbench.email.emails = emails;
+    if (calendarEvents) workbench.calendar.events = calendarEvents;
+    if (plots) workbench.analytics.plots = plots;
+    if (projectTasks) workbench.projectManagement.tasks = projectTasks;
+    if (crm) workbench.crm.customers = crm;
+    workbench.analytics.durationsAreFloats = snapshot.durationsAreFloats;
+    return workbench;
+  }
+
   /** The tables verify compares, in NeMo Gym's order: calendar, email, plots, tasks, CRM (lower-cased). */
   comparableState(): ComparableTable[] {
     return [this.calendar.events, this.email.emails, this.analytics.plots, this.projectManagement.tasks, this.crm.customers].map(comparable);
   }
+}
+
+type ChangeableTable = "emails" | "calendarEvents" | "plots" | "projectTasks" | "crm";
+
+export interface WorkbenchSnapshot {
+  changed: Partial<Record<ChangeableTable, Table>>;
+  durationsAreFloats: boolean;
 }
 
 export interface BoundTool extends Omit<WorkbenchTool<unknown>, "run"> {
