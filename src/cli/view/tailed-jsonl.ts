@@ -7,6 +7,19 @@ import { summarizeLine, type LineKind, type LineSummary } from "./line-summary.t
 
 const CHUNK_BYTES = 1 << 20;
 
+// A string, or one of the bare non-numbers Python's json.dumps writes (a rollouts file is written as Python does).
+const STRING_OR_NON_NUMBER = /"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g;
+
+/** A line as JSON; one with Python's NaN / ±Infinity reads them as null (the page shows them so; no reward is NaN). */
+export function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (!/NaN|Infinity/.test(text)) throw error;
+    return JSON.parse(text.replace(STRING_OR_NON_NUMBER, (token) => (token.startsWith('"') ? token : "null")));
+  }
+}
+
 export class TailedJsonl {
   readonly lines: LineSummary[] = [];
   /** Lines that were not a JSON object (a torn write of a killed run, a hand edit): skipped, counted. */
@@ -85,7 +98,7 @@ export class TailedJsonl {
     if (text === "") return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseLine(text);
     } catch {
       this.unreadable++;
       return;
@@ -105,7 +118,7 @@ export class TailedJsonl {
     try {
       const buffer = Buffer.alloc(summary.bytes);
       readSync(fd, buffer, 0, summary.bytes, summary.offset);
-      return JSON.parse(buffer.toString("utf8")) as Record<string, unknown>;
+      return parseLine(buffer.toString("utf8")) as Record<string, unknown>;
     } finally {
       closeSync(fd);
     }

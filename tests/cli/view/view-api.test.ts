@@ -8,9 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { HttpClient } from "../../../src/client/http-client.ts";
-import { TailedJsonl } from "../../../src/cli/view/tailed-jsonl.ts";
+import { parseLine, TailedJsonl } from "../../../src/cli/view/tailed-jsonl.ts";
 import { buildViewServer } from "../../../src/cli/view/view-server.ts";
-import { runPathsOf } from "../../../src/cli/view/viewed-run.ts";
+import { runMetrics } from "../../../src/cli/view/run-metrics.ts";
+import { summarizeLine } from "../../../src/cli/view/line-summary.ts";
+import { runPathsOf, ViewedRun } from "../../../src/cli/view/viewed-run.ts";
 import { startGym } from "../gym-process.ts";
 
 let dir: string;
@@ -50,11 +52,47 @@ test("a tailed file reads only what was appended, waits for a line's newline, an
   assert.equal(file.unreadable, 0);
 });
 
+test("a line with Python's NaN and Infinity (json.dumps writes them) is read, them as null, strings untouched", () => {
+  assert.deepEqual(parseLine('{"reward": NaN, "extra": [Infinity, -Infinity], "text": "NaN and Infinity \\" NaN"}'), { reward: null, extra: [null, null], text: 'NaN and Infinity " NaN' });
+  assert.throws(() => parseLine('{"reward": nan}'), SyntaxError);
+});
+
 test("sidecars given with a glob are not runs of their own", () => {
   const run = join(dir, "glob.jsonl");
   writeFileSync(run, "");
   const given = [run, join(dir, "glob_failures.jsonl"), join(dir, "glob_materialized_inputs.jsonl"), join(dir, "lonely_failures.jsonl")];
   assert.deepEqual(runPathsOf(given), [run, join(dir, "lonely_failures.jsonl")]);
+});
+
+test("a run not written yet is waited for, and its lines show up once the collection writes them", () => {
+  const path = join(dir, "later.jsonl");
+  const run = new ViewedRun(0, path);
+  run.refresh();
+  assert.deepEqual([run.overview().exists, run.overview().metrics.rollouts], [false, 0]);
+  writeFileSync(path, rolloutLine(0, 0, 1));
+  writeFileSync(join(dir, "later_failures.jsonl"), JSON.stringify({ _ng_task_index: 1, _ng_rollout_index: 0, _ng_failure_class: "timeout", _ng_will_retry: true }) + "\n");
+  run.refresh();
+  const { exists, metrics } = run.overview();
+  assert.deepEqual([exists, metrics.rollouts, metrics.failedAttempts, metrics.failedRollouts], [true, 1, 1, 0], "a retried failure is an attempt, not a failed rollout");
+});
+
+test("metrics: a rollout whose last failure was not retried failed for good, unless it succeeded; pass@k of non-0/1 rewards is the best of the first k", () => {
+  const rollout = (task: number, repeat: number, reward: number) => summarizeLine(JSON.parse(rolloutLine(task, repeat, reward)), "rollout", 0, 0, 0);
+  const failure = (task: number, failureClass: string, willRetry: boolean) =>
+    summarizeLine({ _ng_task_index: task, _ng_rollout_index: 0, _ng_failure_class: failureClass, _ng_will_retry: willRetry }, "failure", 0, 0, 0);
+  const metrics = runMetrics(
+    [rollout(0, 0, 0.2), rollout(0, 1, 0.8), rollout(1, 0, 0.5), rollout(1, 1, 0.5), rollout(2, 0, 1)],
+    [failure(2, "timeout", true), failure(3, "timeout", true), failure(3, "agent_error", false), failure(4, "bad_request", false)],
+  );
+  assert.deepEqual(metrics.failuresByClass, [
+    { failureClass: "agent_error", attempts: 1, rollouts: 1 },
+    { failureClass: "bad_request", attempts: 1, rollouts: 1 },
+    { failureClass: "timeout", attempts: 2, rollouts: 0 },
+  ]);
+  assert.equal(metrics.failedRollouts, 2);
+  // pass@1: mean of the first rollouts (0.2, 0.5, 1); pass@2: tasks with two rollouts only, their best (0.8, 0.5).
+  assert.deepEqual(metrics.passAtK.map((point) => Number(point.value.toFixed(6))), [56.666667, 65]);
+  assert.deepEqual(metrics.rewardHistogram.map((bin) => bin.count), [0, 0, 1, 0, 0, 2, 0, 0, 1, 1]);
 });
 
 test("a 100k-rollout run is served a page at a time, filtered on the server, in well under a second a page", async (t) => {
