@@ -8,7 +8,10 @@ import type { InstanceRecord } from "../head-server.ts";
 import { ViewRequestError } from "./request-error.ts";
 
 export interface PlaygroundServer {
+  /** The instance's name in the graph's config (the head server's `process_name`). */
   name: string;
+  /** Its implementation folder's name (the head server's `name`). */
+  implementation: string;
   url: string;
   status: InstanceRecord["status"];
 }
@@ -58,7 +61,7 @@ export class Playground {
     const instances = answer.json<InstanceRecord[]>();
     return instances
       .filter((instance) => instance.server_type === "resources_servers" && instance.url)
-      .map((instance) => ({ name: instance.name, url: instance.url!.replace(/\/$/, ""), status: instance.status }));
+      .map((instance) => ({ name: instance.process_name, implementation: instance.name, url: instance.url!.replace(/\/$/, ""), status: instance.status }));
   }
 
   /** Opens a session on the running resources server `name`; answers its id and the server's GET /tools. */

@@ -24,7 +24,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 800 }): Pr
   // A persistent context is how playwright takes a --user-data-dir: here a fresh, empty one per launch.
   const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport, timeout: 20_000 });
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(5000);
+  page.setDefaultTimeout(10_000);
   return {
     page,
     async close() {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PROJECT_ROOT } from "../../../src/config/index.ts";
 import { startHeadServer, type InstanceRecord } from "../../../src/cli/head-server.ts";
 import { startViewServer, type ViewServer } from "../../../src/cli/view/view-server.ts";
 import { CHART_COLOURS } from "../../../src/cli/view/app/chart-colours.ts";
@@ -25,9 +26,11 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "gym-view-page-"));
   runs = await collectRuns(dir);
   const counter = runs.graph.servers[RESOURCES_SERVER]!;
+  // As the launcher lists an instance: `name` is the implementation, `process_name` the instance.
   const instance: InstanceRecord = {
-    config_path: RESOURCES_SERVER, dir_path: "resources_servers/example_session_state_mgmt", entrypoint: "app.ts", host: counter.host, name: RESOURCES_SERVER,
-    pid: process.pid, port: counter.port, process_name: RESOURCES_SERVER, server_type: "resources_servers", start_time: Date.now() / 1000, status: "running", uptime_seconds: 1, url: counter.url,
+    config_path: RESOURCES_SERVER, dir_path: join(PROJECT_ROOT, "resources_servers/example_session_state_mgmt"), entrypoint: join(PROJECT_ROOT, "resources_servers/example_session_state_mgmt/app.ts"),
+    host: counter.host, name: "example_session_state_mgmt", pid: process.pid, port: counter.port, process_name: RESOURCES_SERVER, server_type: "resources_servers",
+    start_time: Date.now() / 1000, status: "running", uptime_seconds: 1, url: counter.url,
   };
   head = await startHeadServer({ rawConfig: () => runs.graph.config, instances: () => [instance], token: "view-test" }, "127.0.0.1", 0);
   view = await startViewServer({ runPaths: [runs.collected, runs.rescored], headServerUrl: head.url });

@@ -93,7 +93,7 @@ export function PlaygroundTab({ runs }: { runs: RunOverview[] }) {
         <select value={chosen} onChange={(event) => setChosen((event.target as HTMLSelectElement).value)} data-testid="playground-server">
           {(servers ?? []).map((server) => (
             <option value={server.name}>
-              {server.name} ({server.status})
+              {server.name} ({server.implementation}, {server.status})
             </option>
           ))}
         </select>{" "}
