@@ -95,32 +95,43 @@ test("metrics: a rollout whose last failure was not retried failed for good, unl
   assert.deepEqual(metrics.rewardHistogram.map((bin) => bin.count), [0, 0, 1, 0, 0, 2, 0, 0, 1, 1]);
 });
 
-test("a 100k-rollout run is served a page at a time, filtered on the server, in well under a second a page", async (t) => {
+test("a 100k-rollout run is indexed once, then served a page at a time, filtered on the server, without reading it again", async (t) => {
   const path = join(dir, "big.jsonl");
+  const rewardOf = (task: number, repeat: number) => ((task + repeat) % 3 === 0 ? 1 : 0);
+  const line = (task: number, repeat: number) =>
+    `{"responses_create_params":{"input":[{"role":"user","content":"question ${task}"}]},"response":{"output":[]},"reward":${rewardOf(task, repeat)},"_ng_task_index":${task},"_ng_rollout_index":${repeat}}\n`;
   const chunks: string[] = [];
-  for (let task = 0; task < 25_000; task++) for (let repeat = 0; repeat < 4; repeat++) chunks.push(rolloutLine(task, repeat, (task + repeat) % 3 === 0 ? 1 : 0));
+  for (let task = 0; task < 25_000; task++) for (let repeat = 0; repeat < 4; repeat++) chunks.push(line(task, repeat));
   writeFileSync(path, chunks.join(""));
   chunks.length = 0;
-  const { app } = await buildViewServer({ runPaths: [path, path], headServerUrl: "http://127.0.0.1:9" });
+  const { app } = await buildViewServer({ runPaths: [path], headServerUrl: "http://127.0.0.1:9" });
   t.after(() => app.close());
   const get = async (url: string) => {
     const answer = await app.inject({ method: "GET", url });
     return { status: answer.statusCode, body: answer.json(), bytes: answer.body.length };
   };
+  let started = Date.now();
   const runs = await get("/api/runs");
+  const indexMs = Date.now() - started;
   assert.equal(runs.body[0].metrics.rollouts, 100_000);
   assert.equal(runs.body[0].metrics.passAtK.length, 4);
-  const started = Date.now();
+
+  started = Date.now();
   const last = await get("/api/runs/0/table?offset=99990&limit=50");
   assert.equal(last.body.total, 100_000);
   assert.deepEqual(last.body.rows.map((row: { task: number }) => row.task), [24997, 24997, 24998, 24998, 24998, 24998, 24999, 24999, 24999, 24999]);
-  const filtered = await get("/api/runs/0/table?minReward=1&text=question%20777&limit=500");
-  // question 777, 7770-7779, 77700-…: every task whose text holds it, rewarded rollouts only.
-  assert.ok(filtered.body.rows.every((row: { reward: number; prompt: string }) => row.reward === 1 && row.prompt.includes("question 777")));
-  assert.ok(filtered.body.total > 0 && filtered.bytes < 200_000, `one page, not the run (${filtered.bytes} bytes)`);
-  const compared = await get("/api/compare?a=0&b=1");
+  // "question 777" is in tasks 777 and 7770-7779; of their rollouts, those rewarded.
+  const tasks = [777, ...Array.from({ length: 10 }, (_, i) => 7770 + i)];
+  const rewarded = tasks.flatMap((task) => [0, 1, 2, 3].map((repeat) => rewardOf(task, repeat))).filter((reward) => reward === 1).length;
+  const filtered = await get("/api/runs/0/table?minReward=1&text=question%20777&limit=5");
+  assert.equal(filtered.body.total, rewarded);
+  assert.equal(filtered.body.rows.length, 5, "one page, not every match");
+  assert.ok(filtered.body.rows.every((row: { reward: number; prompt: string }) => row.reward === 1 && row.prompt.startsWith("question 777")));
+  const compared = await get("/api/compare?a=0&b=0");
   assert.deepEqual([compared.body.inBoth, compared.body.rewardChanged, compared.body.total], [100_000, 0, 0]);
-  assert.ok(Date.now() - started < 3000, `three requests over 100k lines took ${Date.now() - started} ms`);
+  const pagesMs = Date.now() - started;
+  // Re-reading the file for each request would cost each of them about what indexing it did.
+  assert.ok(pagesMs < indexMs, `three requests after the first took ${pagesMs} ms, indexing the file ${indexMs} ms`);
 });
 
 test("bad requests are a 4xx naming what was wrong", async (t) => {
