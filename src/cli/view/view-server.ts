@@ -55,7 +55,8 @@ export async function buildViewServer(options: ViewServerOptions): Promise<{ app
   const runs = options.runPaths.map((path, id) => new ViewedRun(id, path));
   const playground = new Playground(options.headServerUrl.replace(/\/$/, ""));
   const bundle = await webBundle();
-  const app = Fastify({ logger: false });
+  // A playground seed row can hold a long-context prompt; fastify's 1 MB default would refuse some benchmarks' rows.
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
 
   const runOf = (id: number): ViewedRun => {
     const run = runs[id];
