@@ -28,10 +28,12 @@ if (!upToDate && shared) {
 // for all of them); otherwise the exact command is printed. Never fails the setup: only their users need them, and
 // those get a 503/501 naming the same fix. When everything is there this is PATH lookups only.
 //   bubblewrap — the sandbox for untrusted code (src/sandbox);
-//   iverilog   — Icarus Verilog, which cvdp simulates designs with (its tests fail without it).
+//   iverilog   — Icarus Verilog, which cvdp simulates designs with (its tests fail without it);
+//   chromium   — the headless browser `gym view`'s tests drive (through playwright-core), Debian's package.
 const SYSTEM_TOOLS = [
   { binary: "bwrap", pkg: "bubblewrap", what: "the sandbox for untrusted code", without: "sandboxed environments answer 503", skip: "NEMO_GYM_SKIP_BUBBLEWRAP" },
   { binary: "iverilog", pkg: "iverilog", what: "Icarus Verilog, for cvdp", without: "cvdp answers 501", skip: "NEMO_GYM_SKIP_IVERILOG" },
+  { binary: "chromium", pkg: "chromium", what: "a headless browser, for gym view's tests", without: "gym view's browser tests are skipped", skip: "NEMO_GYM_SKIP_CHROMIUM" },
 ];
 
 function onPath(name) {

@@ -45,6 +45,7 @@ export const COMMAND_INDEX: readonly IndexedCommand[] = [
   { path: ["gateway"], legacyNames: {}, load: async () => (await import("./gateway.ts")).gatewayCommand },
   { path: ["gateway", "convert-dataset"], legacyNames: {}, load: async () => (await import("./trial-client.ts")).convertDatasetCommand },
   { path: ["trial-client"], legacyNames: {}, load: async () => (await import("./trial-client.ts")).trialClientCommand },
+  { path: ["view"], legacyNames: {}, load: async () => (await import("./view.ts")).viewCommand },
   { path: ["quickstart"], legacyNames: {}, load: async () => (await import("./quickstart.ts")).quickstartCommand },
 ];
 
