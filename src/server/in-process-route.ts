@@ -47,8 +47,11 @@ export async function answerInProcess(
   const sessionId = codec.decode(cookies[codec.cookieName]) ?? randomUUID();
   let body: unknown;
 
-  const deadline = AbortSignal.timeout(route.deadlineMs);
-  const signal = AbortSignal.any([deadline, request.signal]);
+  // The HTTP client's deadline, as a timer cleared when the answer is in: an AbortSignal.timeout would hold this
+  // call's closures (its body, its answer) for the whole deadline after the call is done.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), route.deadlineMs);
+  const signal = AbortSignal.any([deadline.signal, request.signal]);
   const serialize = (value: unknown) => stringifyWire(value, { encoding: "json", floatFields: FLOAT_FIELDS });
   const run = async (): Promise<{ status: number; headers: Record<string, string>; text: string; setCookie: string[] }> => {
     let answer: { status: number; headers: Record<string, string>; text: string; setCookie: string[] };
@@ -79,13 +82,17 @@ export async function answerInProcess(
   };
 
   const answering = run();
+  const stop = abortedBy(signal, () => (deadline.signal.aborted ? new DeadlineExceededError(route.url, route.deadlineMs) : request.signal.reason));
   let answer: Awaited<ReturnType<typeof run>>;
   try {
-    answer = await Promise.race([answering, abortedBy(signal, () => (deadline.aborted ? new DeadlineExceededError(route.url, route.deadlineMs) : request.signal.reason))]);
+    answer = await Promise.race([answering, stop.promise]);
   } catch (error) {
     // Nobody reads this answer any more (the caller gave up, or its deadline passed), as over HTTP.
     answering.catch(() => undefined);
     throw error;
+  } finally {
+    clearTimeout(timer);
+    stop.cancel();
   }
   // Every answer re-sets this server's session cookie, after the route's own (base-app's onSend).
   const setCookie = [...answer.setCookie, codec.setCookieHeader(sessionId)];
@@ -112,10 +119,13 @@ function readBody(text: string, maxJsonDepth: number): unknown {
   }
 }
 
-/** Rejects with `reason()` once `signal` aborts (never resolves). */
-function abortedBy(signal: AbortSignal, reason: () => unknown): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    if (signal.aborted) return reject(reason());
-    signal.addEventListener("abort", () => reject(reason()), { once: true });
+/** A promise that rejects with `reason()` once `signal` aborts, until `cancel()` takes its listener off the signal. */
+function abortedBy(signal: AbortSignal, reason: () => unknown): { promise: Promise<never>; cancel(): void } {
+  let onAbort = () => undefined as void;
+  const promise = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(reason());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
+  return { promise, cancel: () => signal.removeEventListener("abort", onAbort) };
 }

@@ -1,6 +1,6 @@
 // The view server's JSON API, as the page calls it; the shapes are the server's own types.
 import type { RunOverview } from "../viewed-run.ts";
-import type { Comparison, Page, TableRow } from "../rollout-table.ts";
+import type { Comparison, Page, TableFilter, TableRow } from "../rollout-table.ts";
 import type { LineKind, LineSummary } from "../line-summary.ts";
 import type { PlaygroundCall, PlaygroundServer } from "../playground.ts";
 
@@ -18,13 +18,8 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
 
 const post = <T>(path: string, json: unknown) => call<T>(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
 
-export interface TableQuery {
-  status: "all" | "rollout" | "failure";
-  failureClass?: string;
-  text?: string;
-  task?: number;
-  minReward?: number;
-  maxReward?: number;
+/** The server's table filter, plus the page wanted. */
+export interface TableQuery extends TableFilter {
   offset: number;
   limit: number;
 }
