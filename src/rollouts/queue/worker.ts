@@ -136,7 +136,7 @@ export async function serveQueue(options: QueueWorkerOptions): Promise<QueueWork
         lastStatus = status;
         lastStatusAt = Date.now();
       }
-      await Promise.race([stopped, gaveUp, new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1000))]);
+      await Promise.race([stopped, gaveUp, new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250))]);
     }
   } finally {
     // Jobs in flight are given back at once (each throws, so BullMQ retries it), not waited out.
