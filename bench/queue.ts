@@ -6,7 +6,7 @@
 // (`collectRollouts`) at the 1-worker level's and the 4-worker level's concurrency is the reference.
 //
 // `BENCH_QUEUE_ROLLOUTS=4000` (default 1000), `BENCH_QUEUE_CONCURRENCY=32` (in flight per worker, default 16),
-// `BENCH_QUEUE_WORKERS=1,2,4`; Redis from NEMO_GYM_TEST_REDIS_URL (default redis://127.0.0.1:6379).
+// `BENCH_QUEUE_WORKERS=1,2,4`, `BENCH_QUEUE_ROUNDS=3` (levels alternated, the median round shown); Redis from NEMO_GYM_TEST_REDIS_URL (default redis://127.0.0.1:6379).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,6 +40,8 @@ export interface QueueLevel {
   seconds: number;
   rolloutsPerSecond: number;
   /** CPU ms per rollout, by party. */
+  /** rollouts/s of every round (the level's figures are its median round's). */
+  rounds?: number[];
   cpuMsPerRollout: { coordinator: number; workers: number | null; graph: number; redis: number | null };
 }
 
@@ -74,6 +76,7 @@ function duplicatesIn(path: string): { written: number; duplicated: number } {
 export async function queueBench(): Promise<QueueBenchResult> {
   const rollouts = Number(process.env.BENCH_QUEUE_ROLLOUTS ?? 1000);
   const perWorker = Number(process.env.BENCH_QUEUE_CONCURRENCY ?? 16);
+  const rounds = Number(process.env.BENCH_QUEUE_ROUNDS ?? 1);
   const workerCounts = (process.env.BENCH_QUEUE_WORKERS ?? "1,2,4").split(",").map(Number);
   const redisUrl = process.env.NEMO_GYM_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
   const prefix = `bench-queue-${randomUUID().slice(0, 8)}`;
@@ -123,24 +126,25 @@ export async function queueBench(): Promise<QueueBenchResult> {
   };
 
   try {
-    // The reference: the same rollouts from this process alone, at the 4-worker level's total concurrency.
     const common = { client, inputPath: input, agentName: AGENT, disableAggregation: true, runConfig, print: () => undefined, progressStream: silent() };
     // Warm-up (not measured): the servers' first rollouts pay for JIT compilation.
     await collectRollouts({ ...common, outputPath: join(dir, "warmup.jsonl"), limit: 100, concurrency: perWorker });
-    // The same in flight as the 1-worker level and as the largest one: what the queue costs at equal concurrency.
-    for (const concurrency of [...new Set([perWorker, perWorker * Math.max(...workerCounts)])]) {
-      await measure("local", 0, String(concurrency), async (output) => collectRollouts({ ...common, outputPath: output, concurrency }), () => []);
-    }
-    for (const count of workerCounts) {
-      const workers: GymProcess[] = Array.from({ length: count }, (_, i) =>
-        startGym(["eval", "worker", "--queue", queueUrl, "--name", `w${i + 1}`, "--concurrency", String(perWorker), `++head_server.port=${headPort}`]),
-      );
-      try {
-        await Promise.all(workers.map((worker) => worker.waitFor(/: 0 done, 0 active/)));
-        const pids = () => workers.map((worker) => worker.child.pid!);
-        await measure("queue", count, `${count}×${perWorker}`, (output) => collectOverQueue({ ...common, outputPath: output, queue: parseQueueUrl(queueUrl), warn: () => undefined }), pids);
-      } finally {
-        await Promise.all(workers.map((worker) => worker.stop()));
+    for (let round = 1; round <= rounds; round++) {
+      // The same in flight as the 1-worker level and as the largest one: what the queue costs at equal concurrency.
+      for (const concurrency of [...new Set([perWorker, perWorker * Math.max(...workerCounts)])]) {
+        await measure("local", 0, String(concurrency), async (output) => collectRollouts({ ...common, outputPath: output, concurrency }), () => []);
+      }
+      for (const count of workerCounts) {
+        const workers: GymProcess[] = Array.from({ length: count }, (_, i) =>
+          startGym(["eval", "worker", "--queue", queueUrl, "--name", `w${i + 1}`, "--concurrency", String(perWorker), `++head_server.port=${headPort}`]),
+        );
+        try {
+          await Promise.all(workers.map((worker) => worker.waitFor(/: 0 done, 0 active/)));
+          const pids = () => workers.map((worker) => worker.child.pid!);
+          await measure("queue", count, `${count}×${perWorker}`, (output) => collectOverQueue({ ...common, outputPath: output, queue: parseQueueUrl(queueUrl), warn: () => undefined }), pids);
+        } finally {
+          await Promise.all(workers.map((worker) => worker.stop()));
+        }
       }
     }
   } finally {
@@ -152,13 +156,17 @@ export async function queueBench(): Promise<QueueBenchResult> {
     redis.disconnect();
     rmSync(dir, { recursive: true, force: true });
   }
-  return { levels };
+  // Per level, the round with the median rollouts/s (this machine is shared: single rounds swing).
+  const byLevel = new Map<string, QueueLevel[]>();
+  for (const level of levels) byLevel.set(`${level.mode} ${level.inFlight}`, [...(byLevel.get(`${level.mode} ${level.inFlight}`) ?? []), level]);
+  const medians = [...byLevel.values()].map((runs) => ({ ...[...runs].sort((a, b) => a.rolloutsPerSecond - b.rolloutsPerSecond)[Math.floor(runs.length / 2)]!, rounds: runs.map((run) => run.rolloutsPerSecond) }));
+  return { levels: medians };
 }
 
 export function formatQueue(result: QueueBenchResult): string {
   const none = (value: number | null) => (value === null ? "-" : fixed(value, 1));
   return formatTable(
-    ["mode", "workers", "in flight", "rollouts", "written", "dup", "failed", "s", "rollouts/s", "CPU ms/rollout: coordinator", "workers", "graph", "redis", "cores busy"],
+    ["mode", "workers", "in flight", "rollouts", "written", "dup", "failed", "s", "rollouts/s", "rounds", "CPU ms/rollout: coordinator", "workers", "graph", "redis", "cores busy"],
     result.levels.map((level) => [
       level.mode,
       level.workers || "-",
@@ -169,6 +177,7 @@ export function formatQueue(result: QueueBenchResult): string {
       level.failed,
       fixed(level.seconds, 1),
       fixed(level.rolloutsPerSecond, 1),
+      (level.rounds ?? [level.rolloutsPerSecond]).map((value) => fixed(value, 0)).join(" "),
       fixed(level.cpuMsPerRollout.coordinator, 1),
       none(level.cpuMsPerRollout.workers),
       fixed(level.cpuMsPerRollout.graph, 1),

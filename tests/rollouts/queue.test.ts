@@ -167,6 +167,27 @@ test("the coordinator SIGKILLed mid-run: --resume continues from the files and t
   }
 });
 
+test("a worker stopped with SIGINT gives its jobs back at once: another worker runs them well before their locks would expire", async () => {
+  const queue = freshQueue();
+  const lockSeconds = 30;
+  const w1 = startGym(["eval", "worker", "--queue", queue, "--name", "w1", "--concurrency", "4", "--lock-duration", String(lockSeconds), head()]);
+  let w2: GymProcess | undefined;
+  try {
+    const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
+    const coordinator = startGym(coordinatorArgs(queue, output, 8));
+    await untilLines(output, 8);
+    const stoppedAt = Date.now();
+    assert.equal((await w1.stop("SIGINT")).code, 0, w1.output());
+    assert.match(w1.output(), /given back: the worker is stopping/);
+    w2 = startGym(["eval", "worker", "--queue", queue, "--name", "w2", "--concurrency", "4", "--lock-duration", String(lockSeconds), head()]);
+    assert.equal((await coordinator.exited).code, 0, coordinator.output());
+    assert.ok(Date.now() - stoppedAt < (lockSeconds / 2) * 1000, `finished ${Date.now() - stoppedAt} ms after the stop`);
+    assert.deepEqual(countRollouts(output, TASKS, 8), { rollouts: TASKS * 8, lines: TASKS * 8, lost: 0, duplicated: 0 });
+  } finally {
+    await Promise.all([w1.stop(), w2?.stop()]);
+  }
+});
+
 test("--queue with a URL that is not Redis, or a Redis that does not answer, is one line naming the flag", async () => {
   const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
   const notRedis = await runGym(["eval", "run", "--no-serve", "--agent", AGENT, "--input", INPUT, "--output", output, "--queue", "http://127.0.0.1:6379", head()]);

@@ -163,15 +163,20 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
     print(`Queued ${toEnqueue.length} rollouts on ${address.display} (queue ${queueName}); workers: gym eval worker --queue ${address.display}`);
 
     let lastStatusAt = 0;
-    while (pending.size > 0 && stopped === null) {
-      await drainOutbox();
-      if (Date.now() - lastStatusAt >= (options.statusEveryMs ?? 2000)) {
-        lastStatusAt = Date.now();
-        await printStatus();
+    try {
+      while (pending.size > 0 && stopped === null) {
+        await drainOutbox();
+        if (Date.now() - lastStatusAt >= (options.statusEveryMs ?? 2000)) {
+          lastStatusAt = Date.now();
+          await printStatus();
+        }
+        if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
       }
-      if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
+      await printStatus();
+    } catch (error) {
+      // Redis gone for good (after its reconnects): what is written stays consistent, the rest is for --resume.
+      stopped = `the queue's Redis at ${address.display} failed: ${(error as Error).message}`;
     }
-    await printStatus();
     // Done: the run leaves nothing in Redis. Stopped: its jobs stay for the --resume.
     if (pending.size === 0) {
       await redis.srem(registryKey(address.prefix), queueName);
