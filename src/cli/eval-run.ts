@@ -131,6 +131,10 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
   const settings = collectionConfigFrom(options.resolved);
   // A bad --queue is one line before anything is read or started.
   const queue = options.queueUrl === undefined ? undefined : await import("../rollouts/queue/connection.ts").then((m) => m.parseQueueUrl(options.queueUrl!));
+  // The coordinator runs no rollout itself: a local in-flight cap would be ignored without a word.
+  if (queue && settings.num_samples_in_parallel != null) {
+    throw new UserError(`--concurrency ${settings.num_samples_in_parallel} limits a local run; with --queue each worker's own --concurrency does (gym eval worker --queue … --concurrency N)`);
+  }
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const inputPath = settings.split ? await splitInput(settings, options.resolved, log) : resolveUserPath(settings.input_jsonl_fpath!);
   const collectOptions = {

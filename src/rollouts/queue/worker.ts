@@ -111,7 +111,7 @@ export async function serveQueue(options: QueueWorkerOptions): Promise<QueueWork
       const differs = fingerprintDifferences(settings.fingerprint, ownFingerprint);
       if (differs.length > 0) {
         refused.add(name);
-        warn(`gym eval worker ${workerName}: not serving ${settings.outputPath} (queue ${name}): this graph's servers differ from the run's (${differs.join(", ")}); start the worker on the same config`);
+        warn(`gym eval worker ${workerName}: not serving ${settings.outputPath} (queue ${name}): this graph's servers differ from the run's (${differs.join(", ")} ${differs.length === 1 ? "differs" : "differ"}); start the worker on the same config`);
         continue;
       }
       serve(name, settings);
