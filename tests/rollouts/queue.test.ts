@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
@@ -27,7 +27,10 @@ let headPort: string;
 const prefixes: string[] = [];
 
 before(async () => {
-  fake = await startFakeVllm({ defaultReply: { content: "It is sunny.", delayMs: MODEL_DELAY_MS } });
+  // A prompt with FAIL-ME gets a 500 every time: its rollouts fail, are retried, and end in the failures file.
+  fake = await startFakeVllm({
+    defaultReply: (request) => (JSON.stringify(request.body).includes("FAIL-ME") ? { status: 500, body: "the model is broken" } : { content: "It is sunny.", delayMs: MODEL_DELAY_MS }),
+  });
   graph = startGym([
     "env", "start",
     "--config", "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
@@ -77,14 +80,35 @@ async function untilLines(path: string, count: number, timeoutMs = 60_000) {
 }
 const TASKS = readFileSync(INPUT, "utf8").trim().split("\n").length;
 
-test("a queued run with two workers writes the files of a local run, each (task, rollout) once, and shows each worker's jobs", async () => {
+test("a queued run with two workers writes the files of a local run, each (task, rollout) once, with typed failures and retries, and shows each worker's jobs", async () => {
   const queue = freshQueue();
   const workers = [startWorker(queue, "w1"), startWorker(queue, "w2")];
   try {
-    const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
-    const run = await runGym(coordinatorArgs(queue, output, 4));
-    assert.equal(run.code, 0, run.output);
-    assert.deepEqual(countRollouts(output, TASKS, 4), { rollouts: TASKS * 4, lines: TASKS * 4, lost: 0, duplicated: 0 });
+    const dir = mkdtempSync(join(tmpdir(), "gym-queue-"));
+    const output = join(dir, "out.jsonl");
+    // Task 0 asks for FAIL-ME: the model fails each of its attempts.
+    const rows = readFileSync(INPUT, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    rows[0].responses_create_params.input.at(-1).content += " FAIL-ME";
+    const input = join(dir, "in.jsonl");
+    writeFileSync(input, rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
+    const run = await runGym([...coordinatorArgs(queue, output, 4).map((arg) => (arg === INPUT ? input : arg)), "--max-attempts", "2", "--retry-backoff", "0.01"]);
+    assert.equal(run.code, 1, run.output);
+    const written = readRows(output).map((row) => `${row._ng_task_index}:${row._ng_rollout_index}`);
+    assert.equal(written.length, (TASKS - 1) * 4);
+    assert.equal(new Set(written).size, written.length);
+    assert.ok(written.every((key) => !key.startsWith("0:")));
+    // Each of task 0's rollouts: attempt 0 retried, attempt 1 out of attempts, classed, no reward.
+    const failures = readRows(output.replace(/\.jsonl$/, "_failures.jsonl"));
+    assert.deepEqual(
+      failures.map((line) => [line._ng_task_index, line._ng_rollout_index, line._ng_attempt_index, line._ng_will_retry]).sort(),
+      [0, 1, 2, 3].flatMap((rollout) => [[0, rollout, 0, true], [0, rollout, 1, false]]),
+    );
+    for (const line of failures) {
+      assert.equal(line._ng_failure_class, "environment_unavailable");
+      assert.equal("reward" in line, false);
+    }
+    assert.match(run.output, /Collected 16 of 20 rollouts \(4 failed; 4 failed attempts retried\)/);
+    assert.match(run.output, /environment_unavailable\s+4 /);
     for (const line of readRows(output)) assert.deepEqual(Object.keys(line).slice(-4), ["reward", "_ng_task_index", "_ng_rollout_index", "agent_ref"]);
     assert.equal(readRows(output.replace(/\.jsonl$/, "_materialized_inputs.jsonl")).length, TASKS * 4);
     const metrics = JSON.parse(readFileSync(output.replace(/\.jsonl$/, "_aggregate_metrics.json"), "utf8"));
