@@ -43,7 +43,12 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
   const { todo, previous } = planRun(options, rows, files, maxAttempts, print);
   const queueName = queueNameOf(options.outputPath, fingerprint);
   const queue = new Queue<RolloutJobData, RolloutJobResult, "rollout">(queueName, { connection: bullmqConnection(address), prefix: address.prefix });
-  queue.on("error", (error) => warn(`gym eval run: queue ${queueName}: ${error.message}`));
+  const seenErrors = new Set<string>();
+  queue.on("error", (error) => {
+    if (seenErrors.has(error.message)) return;
+    seenErrors.add(error.message);
+    warn(`gym eval run: queue ${queueName}: ${error.message}`);
+  });
 
   const output = files.openAppenders();
   const progress = createProgress(todo.length, "Collecting rollouts", options.progressStream);

@@ -129,7 +129,12 @@ export async function serveQueue(options: QueueWorkerOptions): Promise<QueueWork
   let lastStatusAt = 0;
   try {
     while (!options.signal.aborted && !lostRedis) {
-      await refresh();
+      try {
+        await refresh();
+      } catch (error) {
+        // Redis gone for good ends the loop below; anything else (a blip) is said and tried again.
+        if (!lostRedis) warn(`gym eval worker ${workerName}: reading the runs on ${address.display} failed: ${(error as Error).message}`);
+      }
       const status = `${Object.values(doneByRun).reduce((a, b) => a + b, 0)} done, ${active} active`;
       if (status !== lastStatus && Date.now() - lastStatusAt > 5000) {
         print(`gym eval worker ${workerName}: ${status}`);
