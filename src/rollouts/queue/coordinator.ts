@@ -10,6 +10,7 @@ import { stripForAggregation } from "../../metrics/index.ts";
 import { metricsByAgent, serverMetrics, type AgentMetricsEntry } from "../aggregate.ts";
 import { DEFAULT_OUTAGE_WAIT_MS, defaultMaxAttempts, formatSummary, materializeInput, planRun, type CollectOptions, type CollectSummary, type FailureClass } from "../collect.ts";
 import type { Row } from "../jsonl.ts";
+import { rowSourceOf } from "../materialize.ts";
 import { RolloutOutputFiles } from "../output-files.ts";
 import { createProgress } from "../progress.ts";
 import { rolloutKey, runFingerprint } from "../resume.ts";
@@ -36,11 +37,11 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { queue: address } = options;
   const files = new RolloutOutputFiles(options.outputPath);
-  const rows = options.rows ?? materializeInput(options);
+  const rows = rowSourceOf(options.rows ?? materializeInput(options));
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts();
   const fingerprint = runFingerprint(options.runConfig ?? {});
   const redis: Redis = await connectRedis(address, (error) => warn(`gym eval run: Redis at ${address.display}: ${error.message}; reconnecting`));
-  const { todo, previous } = planRun(options, rows, files, maxAttempts, print);
+  const { todo, firstAttempt, previous } = planRun(options, rows, files, maxAttempts, print);
   const queueName = queueNameOf(options.outputPath, fingerprint);
   const queue = new Queue<RolloutJobData, RolloutJobResult, "rollout">(queueName, { connection: bullmqConnection(address), prefix: address.prefix });
   const seenErrors = new Set<string>();
@@ -53,7 +54,8 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
   const output = files.openAppenders();
   const progress = createProgress(todo.length, "Collecting rollouts", options.progressStream);
   const persisted: Row[] = (previous?.persisted ?? []).map(stripForAggregation);
-  const pending = new Set(todo.map(rolloutKey));
+  // Keys only: the rows themselves are built when enqueued, a chunk at a time, and then live in Redis.
+  const pending = new Set(todo.map((index) => rows.keyAt(index)));
   const doneByWorker = new Map<string, number>();
   const failedKeys = new Set<string>();
   const failureClasses = new Map<FailureClass, { rollouts: number; example: { message: string; answeredBy?: string } }>();
@@ -153,15 +155,22 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
     await redis.set(settingsKey(address.prefix, queueName), JSON.stringify(settings));
     // Results the killed coordinator did not write yet come first; those already in the files are dropped.
     await drainOutbox();
-    const toEnqueue = todo.filter((row) => pending.has(rolloutKey(row)));
+    const toEnqueue = todo.filter((index) => pending.has(rows.keyAt(index)));
+    const rowAt = (index: number): Row => {
+      const resumedAt = firstAttempt.get(index);
+      return resumedAt === undefined ? rows.at(index) : { ...rows.at(index), _ng_attempt_index: resumedAt };
+    };
     for (let start = 0; start < toEnqueue.length; start += ENQUEUE_CHUNK) {
       // A job id that is in the queue already (waiting or running since before the resume) is not added twice.
       await queue.addBulk(
-        toEnqueue.slice(start, start + ENQUEUE_CHUNK).map((row) => ({
-          name: "rollout" as const,
-          data: { row, earlierFailures: previous?.attempts.get(rolloutKey(row)) ?? 0 },
-          opts: { jobId: jobIdOf(row), attempts: JOB_ATTEMPTS, backoff: { type: "exponential", delay: 1000 } },
-        })),
+        toEnqueue.slice(start, start + ENQUEUE_CHUNK).map((index) => {
+          const row = rowAt(index);
+          return {
+            name: "rollout" as const,
+            data: { row, earlierFailures: previous?.attempts.get(rolloutKey(row)) ?? 0 },
+            opts: { jobId: jobIdOf(row), attempts: JOB_ATTEMPTS, backoff: { type: "exponential" as const, delay: 1000 } },
+          };
+        }),
       );
     }
     await redis.sadd(registryKey(address.prefix), queueName);
@@ -200,7 +209,7 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
 
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
   const doneKeys = new Set(persisted.map(rolloutKey));
-  const todoKeys = new Set(todo.map(rolloutKey));
+  const todoKeys = new Set(todo.map((index) => rows.keyAt(index)));
   for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key) && !todoKeys.has(key)) failedKeys.add(key);
 
   let aggregateMetricsPath: string | null = null;
