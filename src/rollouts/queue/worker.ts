@@ -51,9 +51,10 @@ export async function serveQueue(options: QueueWorkerOptions): Promise<QueueWork
   const { address } = options;
   const ownFingerprint = runFingerprint(options.config);
   let lostRedis: Error | undefined;
+  let closing = false;
   const redis: Redis = await connectRedis(address, (error) => warn(`gym eval worker: Redis at ${address.display}: ${error.message}; reconnecting`));
   // ioredis gives up after the bounded reconnects: the worker ends with that, not hang.
-  const gaveUp = new Promise<void>((resolve) => redis.once("end", () => ((lostRedis ??= new UserError(`gym eval worker: lost the connection to Redis at ${address.display} for good`)), resolve())));
+  const gaveUp = new Promise<void>((resolve) => redis.once("end", () => ((lostRedis ??= closing ? undefined : new UserError(`gym eval worker: lost the connection to Redis at ${address.display} for good`)), resolve())));
   const agents = listServerInstances(options.config, { errorOnAlmostServers: false, logger: { warn: () => undefined } })
     .filter((instance) => instance.serverType === "responses_api_agents")
     .map((instance) => instance.instanceName);
@@ -148,6 +149,7 @@ export async function serveQueue(options: QueueWorkerOptions): Promise<QueueWork
     jobsStop.abort(new Error("the worker is stopping"));
     await Promise.all([...served.values()].map(({ worker }) => worker.close()));
     await health?.close();
+    closing = true;
     redis.disconnect();
   }
   if (lostRedis) throw lostRedis;
