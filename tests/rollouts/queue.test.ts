@@ -22,6 +22,11 @@ const READY = /servers ready! Head server: http:\/\/[\d.]+:(\d+)/;
 const MODEL_DELAY_MS = 250;
 
 let fake: Awaited<ReturnType<typeof startFakeVllm>>;
+const graphArgs = () => [
+  "--config", "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
+  "--config", "responses_api_models/vllm_model/configs/vllm_model.yaml",
+  `+policy_base_url=${fake.url}`, "+policy_api_key=x", "+policy_model_name=fake",
+];
 let graph: GymProcess;
 let headPort: string;
 const prefixes: string[] = [];
@@ -31,12 +36,7 @@ before(async () => {
   fake = await startFakeVllm({
     defaultReply: (request) => (JSON.stringify(request.body).includes("FAIL-ME") ? { status: 500, body: "the model is broken" } : { content: "It is sunny.", delayMs: MODEL_DELAY_MS }),
   });
-  graph = startGym([
-    "env", "start",
-    "--config", "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
-    "--config", "responses_api_models/vllm_model/configs/vllm_model.yaml",
-    `+policy_base_url=${fake.url}`, "+policy_api_key=x", "+policy_model_name=fake", "++head_server.port=0",
-  ]);
+  graph = startGym(["env", "start", ...graphArgs(), "++head_server.port=0"]);
   [, headPort] = (await graph.waitFor(READY)) as [string, string];
 });
 
@@ -71,19 +71,24 @@ function countRollouts(output: string, tasks: number, repeats: number) {
 }
 
 const lineCount = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean).length : 0);
-async function untilLines(path: string, count: number, timeoutMs = 60_000) {
+/** Until the coordinator has written `count` rollouts; its output if it ends or stalls first. */
+async function untilLines(path: string, count: number, coordinator: GymProcess, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (lineCount(path) < count) {
-    if (Date.now() > deadline) throw new Error(`${path} has ${lineCount(path)} lines after ${timeoutMs} ms, waited for ${count}`);
+    if (coordinator.child.exitCode !== null) throw new Error(`the coordinator exited (${coordinator.child.exitCode}) after ${lineCount(path)} lines:\n${coordinator.output()}`);
+    if (Date.now() > deadline) throw new Error(`${path} has ${lineCount(path)} lines after ${timeoutMs} ms, waited for ${count}; the coordinator:\n${coordinator.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 const TASKS = readFileSync(INPUT, "utf8").trim().split("\n").length;
 
-test("a queued run with two workers writes the files of a local run, each (task, rollout) once, with typed failures and retries, and shows each worker's jobs", async () => {
+test("a queued run with two workers, one on the shared graph and one on its own, writes the files of a local run, each (task, rollout) once, with typed failures and retries, and shows each worker's jobs", async () => {
   const queue = freshQueue();
-  const workers = [startWorker(queue, "w1"), startWorker(queue, "w2")];
+  const ownGraph = startGym(["eval", "worker", "--queue", queue, "--name", "w2", "--concurrency", "4", ...graphArgs(), "++head_server.port=0"]);
+  const workers = [startWorker(queue, "w1"), ownGraph];
   try {
+    // Both take jobs from the start (the own-graph worker starts its servers first).
+    await Promise.all(workers.map((worker) => worker.waitFor(/: 0 done, 0 active/)));
     const dir = mkdtempSync(join(tmpdir(), "gym-queue-"));
     const output = join(dir, "out.jsonl");
     // Task 0 asks for FAIL-ME: the model fails each of its attempts.
@@ -133,7 +138,7 @@ test("a worker SIGKILLed mid-run: its jobs are taken over by the other (stalled-
   try {
     const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
     const coordinator = startGym(coordinatorArgs(queue, output, repeats));
-    await untilLines(output, 12);
+    await untilLines(output, 12, coordinator);
     w1.child.kill("SIGKILL");
     const killedAfter = lineCount(output);
     // What the dead worker holds: jobs still active under its name, locked until the stalled-job check frees them.
@@ -165,7 +170,7 @@ test("the coordinator SIGKILLed mid-run: --resume continues from the files and t
   try {
     const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
     const first = startGym(coordinatorArgs(queue, output, repeats));
-    await untilLines(output, 12);
+    await untilLines(output, 12, first);
     first.child.kill("SIGKILL");
     await first.exited;
     const writtenWhenKilled = lineCount(output);
@@ -199,7 +204,7 @@ test("a worker stopped with SIGINT gives its jobs back at once: another worker r
   try {
     const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
     const coordinator = startGym(coordinatorArgs(queue, output, 8));
-    await untilLines(output, 8);
+    await untilLines(output, 8, coordinator);
     const stoppedAt = Date.now();
     assert.equal((await w1.stop("SIGINT")).code, 0, w1.output());
     assert.match(w1.output(), /given back: the worker is stopping/);
