@@ -10,6 +10,7 @@ import { formatVerify, verifyBench } from "./verify.ts";
 import { formatSandbox, sandboxBench } from "./sandbox.ts";
 import { codeBench, formatCode } from "./code.ts";
 import { abCollection, formatAb } from "./ab.ts";
+import { formatQueue, queueBench } from "./queue.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -24,6 +25,13 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
     async run() {
       const result = await collectionBench();
       return { result, text: formatCollection(result) };
+    },
+  },
+  queue: {
+    title: "Collection over a Redis queue (BullMQ): one graph, 1 / 2 / 4 `gym eval worker` processes, the coordinator here; a local run for reference",
+    async run() {
+      const result = await queueBench();
+      return { result, text: formatQueue(result) };
     },
   },
   gateway: {

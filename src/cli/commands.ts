@@ -27,6 +27,7 @@ export const COMMAND_INDEX: readonly IndexedCommand[] = [
   { path: ["env", "validate"], legacyNames: { ng_validate: [] }, load: async () => (await import("./env-validate.ts")).envValidateCommand },
   { path: ["eval", "prepare"], legacyNames: { ng_prepare_benchmark: [] }, load: async () => (await import("./eval-prepare.ts")).evalPrepareCommand },
   { path: ["eval", "run"], legacyNames: { ng_collect_rollouts: ["--no-serve"], ng_e2e_collect_rollouts: [] }, load: async () => (await import("./eval-run.ts")).evalRunCommand },
+  { path: ["eval", "worker"], legacyNames: {}, load: async () => (await import("./eval-worker.ts")).evalWorkerCommand },
   { path: ["eval", "reverify"], legacyNames: {}, load: async () => (await import("./eval-reverify.ts")).evalReverifyCommand },
   { path: ["eval", "aggregate"], legacyNames: { ng_aggregate_rollouts: [] }, load: async () => (await import("./eval-aggregate.ts")).evalAggregateCommand },
   { path: ["eval", "profile"], legacyNames: { ng_reward_profile: [] }, load: async () => (await import("./eval-profile.ts")).evalProfileCommand },

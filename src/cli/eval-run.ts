@@ -122,11 +122,19 @@ export interface EvalRunOptions {
   resolved: ConfigDict;
   /** Start the config's servers for the run (default when configs are given) or use running ones. */
   serve: boolean;
+  /** `--queue redis://…`: the rollouts become BullMQ jobs for `gym eval worker`s; this process writes the files. */
+  queueUrl?: string;
   log?: (line: string) => void;
 }
 
 export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> {
   const settings = collectionConfigFrom(options.resolved);
+  // A bad --queue is one line before anything is read or started.
+  const queue = options.queueUrl === undefined ? undefined : await import("../rollouts/queue/connection.ts").then((m) => m.parseQueueUrl(options.queueUrl!));
+  // The coordinator runs no rollout itself: a local in-flight cap would be ignored without a word.
+  if (queue && settings.num_samples_in_parallel != null) {
+    throw new UserError(`--concurrency ${settings.num_samples_in_parallel} limits a local run; with --queue each worker's own --concurrency does (gym eval worker --queue … --concurrency N)`);
+  }
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const inputPath = settings.split ? await splitInput(settings, options.resolved, log) : resolveUserPath(settings.input_jsonl_fpath!);
   const collectOptions = {
@@ -154,9 +162,13 @@ export async function evalRun(options: EvalRunOptions): Promise<CollectSummary> 
   // An agent the config lacks (--agent, or a row's agent_ref) is refused before any server starts; with --no-serve,
   // against the running graph's config from its head server, before any rollout is sent.
   if (options.serve) checkAgentsKnown(rows, settings.agent_name, options.resolved, "the config");
+  // BullMQ and ioredis load only for a queued run.
+  const overQueue = queue ? await import("../rollouts/queue/index.ts") : undefined;
+  if (queue) await overQueue!.checkRedisReachable(queue);
   // A started server that dies stops the collection at once (stopSignal), and withServers waits for its files to be consistent.
   return withServers({ raw: options.raw, resolved: options.resolved, serve: options.serve, log: options.log, stopsOnSignal: true }, ({ client, config, stopSignal }) => {
     if (!options.serve) checkAgentsKnown(rows, settings.agent_name, config, "the running servers");
+    if (queue) return overQueue!.collectOverQueue({ ...collectOptions, rows, client, runConfig: config, stopSignal, queue });
     return collectRollouts({ ...collectOptions, rows, client, runConfig: config, stopSignal });
   });
 }
@@ -193,6 +205,7 @@ export const evalRunCommand = defineCommand({
   examples: [
     "gym eval run --config resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml --config responses_api_models/scripted_model/configs/scripted_model.yaml --agent example_single_tool_call_simple_agent --input resources_servers/example_single_tool_call/data/example.jsonl --output results/example.jsonl",
     "gym eval run --no-serve --agent example_single_tool_call_simple_agent --input in.jsonl --output out.jsonl --num-repeats 4",
+    "gym eval run --no-serve --agent example_single_tool_call_simple_agent --input in.jsonl --output out.jsonl --queue redis://127.0.0.1:6379",
   ],
   legacyNames: { ng_collect_rollouts: ["--no-serve"], ng_e2e_collect_rollouts: [] },
   args: { overrides: arg.overrides() },
@@ -216,6 +229,7 @@ export const evalRunCommand = defineCommand({
     maxAttempts: flag.number("n", "attempts per rollout, over the run and its resumes (default NEMO_GYM_MAX_ROLLOUT_ATTEMPTS or 3)", POSITIVE_INTEGER),
     retryBackoff: flag.number("seconds", "first wait before a retry, doubled per attempt (default 1)", NON_NEGATIVE_NUMBER),
     outageWait: flag.number("seconds", "while a server is down, how long dispatch pauses for it before the run stops (default 120)", NON_NEGATIVE_NUMBER),
+    queue: flag.string("redis://…", "turn the run into BullMQ jobs on this Redis, run by `gym eval worker --queue` on any machine; this process writes the files"),
     disableAggregation: flag.boolean("skip /aggregate_metrics (for shards; run `gym eval aggregate` afterwards)"),
     split: flag.string("split", "collate the config's datasets of this type and run them (instead of --input)", { choices: ["train", "validation", "benchmark"] }),
     ...modelFlags,
@@ -245,6 +259,6 @@ export const evalRunCommand = defineCommand({
     return { configPaths: selected.configPaths, overrides: flags.overrides, flagOverrides: [...selected.flagOverrides, ...collection] };
   },
   async run({ raw, resolved }, { flags }) {
-    return evalRunExitCode(await evalRun({ raw, resolved, serve: flags.serve && selectsConfig(flags) }));
+    return evalRunExitCode(await evalRun({ raw, resolved, serve: flags.serve && selectsConfig(flags), queueUrl: flags.queue }));
   },
 });

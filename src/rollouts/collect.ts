@@ -94,7 +94,7 @@ export function defaultMaxAttempts(): number {
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 3;
 }
 
-interface Failure {
+export interface Failure {
   failureClass: FailureClass;
   message: string;
   status?: number;
@@ -106,7 +106,7 @@ interface Failure {
   answeredBy?: string;
 }
 
-type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
+export type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
 
 const isClientError = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
@@ -130,7 +130,7 @@ function statusFailure(answer: HttpResponse): Failure {
   return { failureClass: "agent_error", status: answer.status, message, terminal: false };
 }
 
-async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined, signal: AbortSignal): Promise<Outcome> {
+export async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined, signal: AbortSignal): Promise<Outcome> {
   const agent = (row.agent_ref as { name: string }).name;
   try {
     // Transport retries happen here, one attempt at a time, so that each is counted and recorded.
@@ -166,14 +166,14 @@ async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | u
 }
 
 /** NeMo Gym's rollout line: the verify response, then the row's bookkeeping keys. */
-function rolloutLine(row: Row, result: Row): Row {
+export function rolloutLine(row: Row, result: Row): Row {
   const line: Row = { ...result, _ng_task_index: row._ng_task_index, _ng_rollout_index: row._ng_rollout_index, agent_ref: row.agent_ref };
   if (row._ng_attempt_index !== undefined) line._ng_attempt_index = row._ng_attempt_index;
   return line;
 }
 
 /** `outage`: the servers known down when the attempt failed (such an attempt is not counted). */
-function failureLine(row: Row, failure: Failure, willRetry: boolean, outage?: string[]): Row {
+export function failureLine(row: Row, failure: Failure, willRetry: boolean, outage?: string[]): Row {
   return {
     ...failure.reported,
     _ng_task_index: row._ng_task_index,
@@ -190,9 +190,9 @@ function failureLine(row: Row, failure: Failure, willRetry: boolean, outage?: st
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const backoffMs = (baseMs: number, retry: number) => Math.min(30_000, baseMs * 2 ** retry) * (0.8 + Math.random() * 0.4);
+export const backoffMs = (baseMs: number, retry: number) => Math.min(30_000, baseMs * 2 ** retry) * (0.8 + Math.random() * 0.4);
 /** Sleeps `ms`, or less if `signal` aborts. */
-const sleepUnless = (ms: number, signal: AbortSignal) =>
+export const sleepUnless = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
@@ -209,7 +209,7 @@ export function precheckResume(options: Pick<CollectOptions, "outputPath" | "res
   if (options.resume && existsSync(materialized) && existsSync(options.outputPath)) checkSameInputs(materialized, rowSourceOf(rows));
 }
 
-interface Plan {
+export interface Plan {
   /** Indices into the rows, in order. */
   todo: number[];
   /** The attempt a resumed rollout continues at (absent: 0). */
@@ -218,7 +218,7 @@ interface Plan {
 }
 
 /** Fresh start, or — with resume and an earlier run's files present — what is left of that run. */
-function planRun(options: CollectOptions, rows: RowSource, files: RolloutOutputFiles, maxAttempts: number, print: (line: string) => void): Plan {
+export function planRun(options: CollectOptions, rows: RowSource, files: RolloutOutputFiles, maxAttempts: number, print: (line: string) => void): Plan {
   const { paths } = files;
   const fingerprint = runFingerprint(options.runConfig ?? {});
   if (options.resume) {
@@ -260,7 +260,7 @@ function planRun(options: CollectOptions, rows: RowSource, files: RolloutOutputF
   return { todo: Array.from({ length: rows.length }, (_, index) => index), firstAttempt: new Map(), previous: undefined };
 }
 
-const DEFAULT_OUTAGE_WAIT_MS = 120_000;
+export const DEFAULT_OUTAGE_WAIT_MS = 120_000;
 
 
 export async function collectRollouts(options: CollectOptions): Promise<CollectSummary> {
