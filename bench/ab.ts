@@ -5,7 +5,7 @@
 //
 // `npm run bench collection -- --ab <rev> [--rounds N]`; BENCH_COLLECTION_SCALE and BENCH_COLLECTION_ONLY reach
 // both children. The table: per environment and concurrency, rollouts/s, p50/p99 ms and CPU ms per rollout (all
-// processes) of A and B (the median over rounds) and B/A.
+// processes) of A and B (the median over rounds) and B/A, and the peak RSS of the collector and of the servers.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,6 +87,8 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+const SERVER_ROLES = ["agent", "model", "environment"] as const;
+
 const levelKey = (level: CollectionLevel) => `${level.environment}@${level.concurrency}`;
 
 function medianOf(side: AbSide, key: string, pick: (level: CollectionLevel) => number): number | undefined {
@@ -106,11 +108,21 @@ export function formatAb(result: AbResult): string {
     const [p99A, p99B] = metric((l) => l.latencyMs.p99);
     const [cpuA, cpuB] = metric((l) => l.cpuMsPerRollout.total);
     const [failA, failB] = metric((l) => l.failed);
-    return [environment!, concurrency!, cell(rpsA, 1), cell(rpsB, 1), ratio(rpsB, rpsA), cell(p50A), cell(p50B), cell(p99A), cell(p99B), ratio(p99B, p99A), cell(cpuA, 2), cell(cpuB, 2), ratio(cpuB, cpuA), `${cell(failA)}/${cell(failB)}`];
+    const [collectorA, collectorB] = metric((l) => l.peakRssMb.collector ?? NaN);
+    const [serversA, serversB] = metric((l) => SERVER_ROLES.reduce((sum, role) => sum + (l.peakRssMb[role] ?? NaN), 0));
+    return [
+      environment!, concurrency!, cell(rpsA, 1), cell(rpsB, 1), ratio(rpsB, rpsA), cell(p50A), cell(p50B), cell(p99A), cell(p99B), ratio(p99B, p99A),
+      cell(cpuA, 2), cell(cpuB, 2), ratio(cpuB, cpuA), `${cell(collectorA)} / ${cell(collectorB)}`, `${cell(serversA)} / ${cell(serversB)}`, `${cell(failA)}/${cell(failB)}`,
+    ];
   });
   return [
     `A = ${result.a.label}; B = ${result.b.label}; ${result.rounds} round(s) each, alternating; medians over rounds; BENCH_COLLECTION_SCALE=${result.scale}`,
     "",
-    formatTable(["environment", "concurrency", "A rollouts/s", "B rollouts/s", "B/A", "A p50 ms", "B p50 ms", "A p99 ms", "B p99 ms", "p99 B/A", "A CPU ms/rollout", "B CPU ms/rollout", "CPU B/A", "failed A/B"], rows),
+    formatTable(
+      ["environment", "concurrency", "A rollouts/s", "B rollouts/s", "B/A", "A p50 ms", "B p50 ms", "A p99 ms", "B p99 ms", "p99 B/A", "A CPU ms/rollout", "B CPU ms/rollout", "CPU B/A", "collector peak RSS MB A / B", "servers' peak RSS MB (sum) A / B", "failed A/B"],
+      rows,
+    ),
+    "",
+    "CPU ms/rollout: every process (collector, agent, model, environment); peak RSS: VmHWM of each process over the level, the three servers' summed",
   ].join("\n");
 }

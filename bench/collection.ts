@@ -5,6 +5,7 @@
 // failures (which must be 0). Rows are the environment's 5 example rows repeated (num_repeats).
 //
 // `BENCH_COLLECTION_SCALE=0.1 npm run bench collection` runs a tenth of the rollouts (a quick check);
+// `BENCH_COLLECTION_65536=1` adds a level with all of a 65,536-rollout run in flight at once;
 // `BENCH_COLLECTION_ONLY=example_multi_step` runs one environment's levels; `BENCH_COLLECTION_OVERRIDES`
 // adds space-separated Hydra overrides to the config (e.g. `++global_aiohttp_connector_limit_per_host=128`);
 // `BENCH_COLLECTION_TRACE=/tmp/trace` writes each level's /run start and latency (ms) to /tmp/trace-<level>.tsv.
@@ -33,7 +34,8 @@ interface EnvironmentSpec {
   config: string;
   agent: string;
   input: string;
-  levels: { concurrency: number; rollouts: number }[];
+  /** `unscaled`: BENCH_COLLECTION_SCALE does not shrink it (a level about how many are in flight). */
+  levels: { concurrency: number; rollouts: number; unscaled?: boolean }[];
 }
 
 const ENVIRONMENTS: EnvironmentSpec[] = [
@@ -47,6 +49,8 @@ const ENVIRONMENTS: EnvironmentSpec[] = [
       { concurrency: 64, rollouts: 2_000 },
       { concurrency: 1024, rollouts: 10_000 },
       { concurrency: 16384, rollouts: 32_768 },
+      // BENCH_COLLECTION_65536=1: every rollout of a 65,536-rollout run in flight at once (~2 min here).
+      ...(process.env.BENCH_COLLECTION_65536 === "1" ? [{ concurrency: 65_536, rollouts: 65_536, unscaled: true }] : []),
     ],
   },
   {
@@ -382,7 +386,7 @@ export async function collectionBench(options: { scale?: number } = {}): Promise
         // Warm-up (not reported): JIT, connection pools.
         await runLevel(spec, stack, sampler, { concurrency: 32, rollouts: 200 }, directory, `${spec.name}-warmup`);
         for (const level of spec.levels) {
-          const scaled = { concurrency: level.concurrency, rollouts: Math.max(5, Math.round(level.rollouts * scale)) };
+          const scaled = { concurrency: level.concurrency, rollouts: level.unscaled ? level.rollouts : Math.max(5, Math.round(level.rollouts * scale)) };
           status(`${spec.name}: concurrency ${scaled.concurrency}, ${scaled.rollouts} rollouts…`);
           const measured = await runLevel(spec, stack, sampler, scaled, directory, `${spec.name}-c${level.concurrency}`);
           status(
