@@ -9,7 +9,7 @@ import { checkInstanceConfig } from "./instance-config.ts";
 import { ServerConfigError } from "./config-error.ts";
 import { portRangeOf, listenInRange } from "./port-range.ts";
 import { Registry } from "prom-client";
-import { startTracingFromConfig, TracingConfigError } from "../metrics/tracing.ts";
+import { flushTracing, startTracingFromConfig, TracingConfigError } from "../metrics/tracing.ts";
 import { registerRequestTracing } from "./tracing.ts";
 import { registerRolloutMetrics } from "./agent-metrics.ts";
 import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "./session-cookie.ts";
@@ -70,6 +70,8 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   app.addHook("onClose", async () => {
     await definition.close?.(context);
     if (ownsClient) await client.close();
+    // Spans still buffered leave with the server (a no-op when tracing is off).
+    await flushTracing();
   });
   await app.ready();
   return { app, context };
