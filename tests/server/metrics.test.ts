@@ -91,8 +91,7 @@ async function scrape(instance: string): Promise<{ text: string; value(name: str
 test("a collection's requests are counted by route pattern and status, with latency buckets, on the agent, the environment and the model", async () => {
   assert.equal(summary.succeeded, ROLLOUTS);
   const agent = await scrape("agent");
-  assert.equal(agent.value("gym_http_requests_total", { server: "agent", method: "POST", route: "/run", status: "200" }), ROLLOUTS);
-  assert.equal(agent.value("gym_http_request_duration_seconds_count", { route: "/run", status: "200" }), ROLLOUTS);
+  assert.equal(agent.value("gym_http_request_duration_seconds_count", { server: "agent", method: "POST", route: "/run", status: "200" }), ROLLOUTS);
   // Every /run took more than a millisecond and less than the last bucket: the buckets between moved.
   assert.ok(agent.value("gym_http_request_duration_seconds_bucket", { route: "/run", le: "0.001" })! < ROLLOUTS);
   assert.equal(agent.value("gym_http_request_duration_seconds_bucket", { route: "/run", le: "+Inf" }), ROLLOUTS);
@@ -101,8 +100,8 @@ test("a collection's requests are counted by route pattern and status, with late
   assert.equal(agent.value("gym_http_requests_in_flight"), 1);
 
   const env = await scrape("counter_env");
-  assert.equal(env.value("gym_http_requests_total", { route: "/seed_session", status: "200" }), ROLLOUTS);
-  assert.ok(env.value("gym_http_requests_total", { route: "/increment_counter", status: "200" })! >= ROLLOUTS);
+  assert.equal(env.value("gym_http_request_duration_seconds_count", { route: "/seed_session", status: "200" }), ROLLOUTS);
+  assert.ok(env.value("gym_http_request_duration_seconds_count", { route: "/increment_counter", status: "200" })! >= ROLLOUTS);
   assert.equal(env.value("gym_verify_duration_seconds_count"), ROLLOUTS);
   assert.equal(env.value("gym_verify_reward_count"), ROLLOUTS);
   const rewards = readFileSync(summary.outputPath, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line).reward as number);
@@ -112,7 +111,7 @@ test("a collection's requests are counted by route pattern and status, with late
   assert.equal(env.value("gym_sessions_held"), ROLLOUTS);
 
   const model = await scrape("policy");
-  const modelCalls = model.value("gym_http_requests_total", { route: "/v1/responses", status: "200" })!;
+  const modelCalls = model.value("gym_http_request_duration_seconds_count", { route: "/v1/responses", status: "200" })!;
   assert.ok(modelCalls >= ROLLOUTS * 2, `a tool call and an answer per rollout: ${modelCalls}`);
   assert.equal(model.value("gym_model_upstream_duration_seconds_count"), modelCalls);
   assert.ok(model.value("gym_model_tokens_total", { kind: "input" })! > 0);
@@ -129,13 +128,13 @@ test("a 422 and a 500 are counted by status; a path no route matches is one <unm
   assert.ok(prefixed.status < 500, prefixed.text);
 
   const env = await scrape("counter_env");
-  assert.equal(env.value("gym_http_requests_total", { route: "/verify", status: "422" }), 1);
+  assert.equal(env.value("gym_http_request_duration_seconds_count", { route: "/verify", status: "422" }), 1);
   const broken = await scrape("broken_env");
-  assert.equal(broken.value("gym_http_requests_total", { method: "POST", route: "/explode", status: "500" }), 1);
-  assert.equal(broken.value("gym_http_requests_total", { route: "<unmatched>", status: "404" }), 1);
+  assert.equal(broken.value("gym_http_request_duration_seconds_count", { method: "POST", route: "/explode", status: "500" }), 1);
+  assert.equal(broken.value("gym_http_request_duration_seconds_count", { route: "<unmatched>", status: "404" }), 1);
   assert.doesNotMatch(broken.text, /no-such-tool-4242/);
   const agent = await scrape("agent");
-  assert.equal(agent.value("gym_http_requests_total", { route: "/ng-rollout/:rollout_id/v1/responses", status: String(prefixed.status) }), 1);
+  assert.equal(agent.value("gym_http_request_duration_seconds_count", { route: "/ng-rollout/:rollout_id/v1/responses", status: String(prefixed.status) }), 1);
   assert.doesNotMatch(agent.text, /rollout-77/);
 });
 
