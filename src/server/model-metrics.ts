@@ -6,8 +6,8 @@ import { LATENCY_BUCKETS_S } from "./metrics.ts";
 export interface ModelMetrics {
   /** One backend call (`responses()` or `chatCompletions()`) of `seconds`, with the usage it reported. */
   observeCall(seconds: number, inputTokens: number | undefined, outputTokens: number | undefined): void;
-  /** One retry of an upstream request after `status` (429, 5xx) or a transport failure (`transport`). */
-  countRetry(status: number | "transport"): void;
+  /** One retry of an upstream request after it answered `status` (429, 5xx). */
+  countRetry(status: number): void;
 }
 
 const byRegistry = new WeakMap<Registry, ModelMetrics>();
