@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { DeadlineExceededError, HttpClient, TransportError, type HttpResponse } from "../../src/client/index.ts";
 import { ChatCompletionSchema, ResponseSchema } from "../../src/protocol/index.ts";
-import { HttpError, responsesApiModel } from "../../src/server/index.ts";
+import { HttpError, modelMetricsOf, responsesApiModel, type ModelMetrics } from "../../src/server/index.ts";
 import { Semaphore } from "../../src/models/semaphore.ts";
 
 const OpenAIModelConfig = z.looseObject({
@@ -26,11 +26,12 @@ const RETRY_STATUSES = new Set([429, 500, 502, 503, 504, 520]);
 interface Upstream {
   http: HttpClient;
   gate: Semaphore | undefined;
+  metrics: ModelMetrics;
 }
 const upstreams = new WeakMap<object, Upstream>();
 
 async function callUpstream(config: OpenAIModelConfig, path: string, payload: unknown): Promise<unknown> {
-  const { http, gate } = upstreams.get(config)!;
+  const { http, gate, metrics } = upstreams.get(config)!;
   const url = `${config.openai_base_url.replace(/\/+$/, "")}${path}`;
   const headers: Record<string, string> = { ...config.openai_default_headers };
   if (config.openai_api_key) headers.authorization = `Bearer ${config.openai_api_key}`;
@@ -46,6 +47,7 @@ async function callUpstream(config: OpenAIModelConfig, path: string, payload: un
         }
       }
       if (RETRY_STATUSES.has(answer.status) && attempt < config.max_retries) {
+        metrics.countRetry(answer.status);
         const retryAfterS = Number(answer.headers["retry-after"]);
         await new Promise((r) => setTimeout(r, Number.isFinite(retryAfterS) && retryAfterS > 0 ? Math.min(retryAfterS, 30) * 1000 : 500 * 2 ** attempt));
         continue;
@@ -80,8 +82,9 @@ export default responsesApiModel({
   name: "SimpleModelServer",
   config: OpenAIModelConfig,
 
-  setup({ config }) {
+  setup({ config, metrics }) {
     upstreams.set(config, {
+      metrics: modelMetricsOf(metrics),
       http: new HttpClient({ deadlineMs: config.request_timeout_s * 1000, maxRetries: 2 }),
       gate: config.max_concurrent_requests ? new Semaphore(config.max_concurrent_requests) : undefined,
     });

@@ -11,7 +11,7 @@ import {
   reasoningFieldsToThinkTags,
   responsesToChatRequest,
 } from "../../src/models/chat-conversion/index.ts";
-import { asBadRequest, HttpError, responsesApiModel } from "../../src/server/index.ts";
+import { asBadRequest, HttpError, modelMetricsOf, responsesApiModel } from "../../src/server/index.ts";
 import { VLLM_REFUSED_CONFIG_KEYS, VLLMModelConfig } from "./config.ts";
 import { endsWithEmptyAssistantTurn, vllmChatBody, withSamplingOverrides } from "./preprocess.ts";
 import { attachTokenIds, takeLogprobTokens } from "./token-ids.ts";
@@ -91,8 +91,8 @@ export default responsesApiModel({
   config: VLLMModelConfig,
   refusedConfigKeys: VLLM_REFUSED_CONFIG_KEYS,
 
-  setup({ config }) {
-    upstreams.set(config, new VllmUpstream(config));
+  setup({ config, metrics }) {
+    upstreams.set(config, new VllmUpstream(config, modelMetricsOf(metrics)));
   },
 
   async close({ config }) {

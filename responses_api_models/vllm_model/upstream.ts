@@ -2,7 +2,7 @@
 // (connect timeout, deadline, bounded retries). Failures come back as HTTP errors naming the endpoint.
 import { createHash } from "node:crypto";
 import { DeadlineExceededError, HttpClient, TransportError, type HttpResponse } from "../../src/client/index.ts";
-import { HttpError } from "../../src/server/index.ts";
+import { HttpError, type ModelMetrics } from "../../src/server/index.ts";
 import type { VLLMModelConfig } from "./config.ts";
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504, 520]);
@@ -32,7 +32,10 @@ export class VllmUpstream {
   private readonly http: HttpClient;
   private readonly headers: Record<string, string>;
 
-  constructor(private readonly config: VLLMModelConfig) {
+  constructor(
+    private readonly config: VLLMModelConfig,
+    private readonly metrics?: ModelMetrics,
+  ) {
     this.http = new HttpClient({ deadlineMs: config.request_timeout_s * 1000, maxRetries: 2 });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(config.default_headers)) headers[name.toLowerCase()] = value;
@@ -50,6 +53,7 @@ export class VllmUpstream {
     for (let attempt = 0; ; attempt++) {
       const answer = await this.send(url, rawBody);
       if (!RETRY_STATUSES.has(answer.status) || attempt >= this.config.max_retries) return answer;
+      this.metrics?.countRetry(answer.status);
       const retryAfterS = Number(answer.headers["retry-after"]);
       const waitMs = Number.isFinite(retryAfterS) && retryAfterS > 0 ? Math.min(retryAfterS, MAX_RETRY_AFTER_S) * 1000 : 500 * 2 ** attempt;
       await new Promise((resolve) => setTimeout(resolve, waitMs));

@@ -4,6 +4,7 @@
 import { Pool, type Dispatcher } from "undici";
 import { ARRAY_ENCODING_HEADER, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
+import { injectTraceContext } from "../metrics/tracing.ts";
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
@@ -164,6 +165,7 @@ export class HttpClient {
       body = offerPacked && this.packedOrigins.has(target.origin) ? stringifyWire(options.json, { encoding: "packed-v1" }) : JSON.stringify(options.json);
     }
     if (body !== undefined) headers["content-type"] ??= "application/json";
+    injectTraceContext(headers); // issue 22: W3C traceparent of the active span; returns at once when tracing is off
 
     const method = options.method ?? (body === undefined ? "GET" : "POST");
     const mayReplay = replaySafe(method, headers, options);

@@ -85,6 +85,8 @@ export const RESERVED_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   "judge_max_concurrency",
   "judge_timeout_seconds",
   "judge_cache_path",
+  // Where traces are exported (OTLP/HTTP base URL; src/metrics/tracing.ts). Unset: no tracing.
+  "otel_exporter_otlp_endpoint",
 ]);
 
 export function isServerType(value: unknown): value is ServerType {

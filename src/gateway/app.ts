@@ -7,6 +7,9 @@ import { TrialApiError, type TrialService } from "./trial-service.ts";
 import { registerCallbackBridge } from "./callback/routes.ts";
 import type { GatewaySettings } from "./settings.ts";
 import { redactForLog } from "./redact.ts";
+import { registerHttpMetrics } from "../server/metrics.ts";
+import { registerRequestTracing } from "../server/tracing.ts";
+import { trialsByStateGauge } from "./metrics.ts";
 import { abbreviatedPath, JsonDepthError, JsonSyntaxError, parseRequestJson } from "../protocol/wire-json.ts";
 
 export interface GatewayAppOptions {
@@ -25,6 +28,8 @@ const MAX_WAIT_S = 60;
 
 export function createGatewayApp(options: GatewayAppOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? options.settings.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES, keepAliveTimeout: 30_000, requestTimeout: 0 });
+  registerHttpMetrics(app, undefined, "gateway");
+  registerRequestTracing(app, "gateway");
   registerGatewayRoutes(app, options);
   return app;
 }
@@ -32,6 +37,8 @@ export function createGatewayApp(options: GatewayAppOptions): FastifyInstance {
 /** Adds every gateway route to `app` (its own server, or a Gym model-server instance). */
 export function registerGatewayRoutes(app: FastifyInstance, { service, settings, maxWaitS = MAX_WAIT_S }: GatewayAppOptions): void {
   const logger = service.logger;
+  // In a Gym model-server instance the app has its registry already (base-app.ts); the gateway's own app too.
+  if (app.hasDecorator("metrics")) trialsByStateGauge(app.metrics, service.store);
 
   // ---- trial API ----
   app.register(async (trials) => {

@@ -10,6 +10,7 @@ import type { TrialDispatcher } from "./dispatch/dispatcher.ts";
 import { HttpRunAdapter } from "./run-adapter.ts";
 import { TrialService } from "./trial-service.ts";
 import { createGatewayApp } from "./app.ts";
+import { startTracingFromConfig } from "../metrics/tracing.ts";
 import type { GatewaySettings } from "./settings.ts";
 
 export interface GatewayOptions {
@@ -80,6 +81,8 @@ export async function startGatewayService(options: Omit<GatewayOptions, "host" |
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const running = await startGatewayService(options);
+  // The gateway has no Gym config: tracing follows the standard OTEL_EXPORTER_OTLP_ENDPOINT alone.
+  await startTracingFromConfig({}, "gateway");
   const app = createGatewayApp({ service: running.service, settings: options.settings });
   const address = await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
   options.logger.info(`gateway listening on ${address} (state: ${running.service.store.backend}, ${options.settings.environments.length} environment(s))`);

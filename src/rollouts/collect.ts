@@ -16,6 +16,8 @@ import { materializeLazily, readJsonl, rowSourceOf, type MaterializedRows, type 
 import { createProgress } from "./progress.ts";
 import { checkSameConfig, checkSameInputs, loadPreviousRun, rolloutKey, runFingerprint, type PreviousRun } from "./resume.ts";
 import { livenessProbe, OutageWatch, serversUsedBy, type StackHealth } from "./outage.ts";
+import { CollectorMetrics } from "./collector-metrics.ts";
+import { flushTracing, inRootSpan, startTracingFromConfig } from "../metrics/tracing.ts";
 
 export interface CollectOptions extends MaterializeOptions {
   client: ServerClient;
@@ -61,6 +63,8 @@ export interface CollectSummary {
   outputPath: string;
   failuresPath: string;
   aggregateMetricsPath: string | null;
+  /** `<out>_metrics.prom`: the run's Prometheus figures (attempts and rollouts by outcome, /run latency). */
+  metricsPath: string;
   total: number;
   succeeded: number;
   /** Rollouts that ended without a result (each attempt is a line of the failures file). */
@@ -107,6 +111,8 @@ export interface Failure {
 }
 
 export type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
+
+const outcomeName = (outcome: Outcome) => ("result" in outcome ? "succeeded" : "dropped" in outcome ? "dropped" : "failed");
 
 const isClientError = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
@@ -270,6 +276,9 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   const rows = rowSourceOf(options.rows ?? materializeInput(options));
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts();
   const retryBackoffMs = options.retryBackoffMs ?? 1000;
+  const figures = new CollectorMetrics();
+  // A trace per rollout attempt when an OTLP endpoint is configured (the collector's span is its root).
+  await startTracingFromConfig(options.runConfig ?? options.client.config, "collector");
 
   const { todo, firstAttempt, previous } = planRun(options, rows, files, maxAttempts, print);
 
@@ -313,8 +322,17 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     for (let attempt = (row._ng_attempt_index as number | undefined) ?? 0; ; attempt++) {
       if (!(await watch.untilUp())) return;
       const attemptRow = attempt > 0 ? { ...row, _ng_attempt_index: attempt } : row;
-      const outcome = await attemptRun(options.client, attemptRow, options.rolloutDeadlineMs, stop.signal);
+      const agent = (row.agent_ref as { name: string }).name;
+      const started = performance.now();
+      const outcome = await inRootSpan(
+        "rollout",
+        { "gym.agent": agent, "gym.task_index": String(row._ng_task_index), "gym.rollout_index": String(row._ng_rollout_index), "gym.attempt": attempt },
+        () => attemptRun(options.client, attemptRow, options.rolloutDeadlineMs, stop.signal),
+        outcomeName,
+      );
+      figures.attempt(agent, outcomeName(outcome), "failure" in outcome ? outcome.failure.failureClass : "", (performance.now() - started) / 1000);
       if ("result" in outcome) {
+        figures.finished(agent, "succeeded");
         const line = rolloutLine(attemptRow, outcome.result);
         // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
         output.appendRollout(line);
@@ -323,6 +341,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
         return progress.tick("ok");
       }
       if ("dropped" in outcome) {
+        figures.finished(agent, "dropped");
         dropped++;
         finishedKeys.add(key);
         return progress.tick("ok");
@@ -337,6 +356,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
       const willRetry = !outcome.failure.terminal && ownFailures < maxAttempts;
       output.appendFailure(failureLine(attemptRow, outcome.failure, willRetry));
       if (!willRetry) {
+        figures.finished(agent, "failed", outcome.failure.failureClass);
         const seen = failureClasses.get(outcome.failure.failureClass);
         if (seen) seen.rollouts++;
         else failureClasses.set(outcome.failure.failureClass, { rollouts: 1, example: outcome.failure });
@@ -392,6 +412,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     outputPath: options.outputPath,
     failuresPath: files.paths.failures,
     aggregateMetricsPath,
+    metricsPath: await figures.write(options.outputPath),
     total: rows.length,
     succeeded: persisted.length,
     failed: failedKeys.size,
@@ -407,6 +428,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
       .map(([failureClass, { rollouts, example }]) => ({ failureClass, rollouts, example: failureChain(example.message, example.answeredBy) })),
   };
   print(formatSummary(summary, metrics));
+  await flushTracing();
   return summary;
 }
 
@@ -429,6 +451,7 @@ export function formatSummary(summary: CollectSummary, metrics: AgentMetricsEntr
     `Rollouts: ${summary.outputPath}`,
     ...(summary.failed > 0 || summary.outageAttempts > 0 ? [`Failures: ${summary.failuresPath}`] : []),
     `Aggregate metrics: ${summary.aggregateMetricsPath ?? "(none)"}`,
+    `Prometheus figures: ${summary.metricsPath}`,
   );
   return lines.join("\n");
 }

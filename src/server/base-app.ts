@@ -20,6 +20,8 @@ import {
   stringifyWire,
   type ArrayEncoding,
 } from "../protocol/wire-json.ts";
+import type { Registry } from "prom-client";
+import { registerHttpMetrics } from "./metrics.ts"; // issue 22: GET /metrics
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -59,6 +61,9 @@ export interface BaseAppOptions {
   maxJsonDepth?: number;
   /** Where this server says which of its answers failed (one line each: rollout, cause); default stderr. */
   log?: FailureLog;
+  /** The registry GET /metrics serves (default: a new one); its series are labelled `server=<metricsServerName>`. */
+  metrics?: Registry;
+  metricsServerName?: string;
 }
 
 export interface AnsweringRules {
@@ -216,6 +221,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     return typeof answer.body === "string" ? reply.code(answer.status).header("content-type", "application/json").send(Buffer.from(answer.body)) : reply.code(answer.status).send(answer.body);
   });
 
+  registerHttpMetrics(app, options.metrics, options.metricsServerName); // issue 22: request metrics + GET /metrics
   app.get("/", async () => ({ status: "ok" }));
   return app;
 }

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { ConfigDict } from "../config/index.ts";
 import type { ServerClient } from "../client/server-client.ts";
 import type { HttpResponse } from "../client/http-client.ts";
+import type { Registry } from "prom-client";
 import type { Logger } from "./logger.ts";
 
 export type ServerType = "resources_servers" | "responses_api_agents" | "responses_api_models";
@@ -23,6 +24,8 @@ export interface ServerContext<Config> {
    * same answer the route gives over HTTP, as an HttpResponse. Absent where a server has none.
    */
   self?: SelfRoutes;
+  /** This server's Prometheus registry (GET /metrics): where a server's code registers its own metrics. */
+  metrics: Registry;
 }
 
 export interface SelfRoutes {

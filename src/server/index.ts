@@ -21,3 +21,5 @@ export * from "./judge-prompt-file.ts";
 export * from "./nemo-gym-text.ts";
 export * from "./nemo-gym-server-file.ts";
 export * from "./gymnasium-server.ts";
+export { modelMetricsOf, type ModelMetrics } from "./model-metrics.ts";
+export { METRICS_PATH } from "./metrics.ts";

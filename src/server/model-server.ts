@@ -19,6 +19,7 @@ import { laxValidate, type PydanticError } from "../python/pydantic/index.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
 import { missingBody } from "./base-app.ts";
+import { modelMetricsOf } from "./model-metrics.ts";
 
 export interface ModelCall {
   sessionId: string;
@@ -91,8 +92,13 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
     async register(app, context) {
       await spec.setup?.(context);
       const callOf = (request: FastifyRequest): ModelCall => ({ sessionId: request.sessionId, rolloutId: request.rolloutId });
-      const responses = (request: FastifyRequest, params: ResponseCreateParams, rawParams: Json) =>
-        spec.responses({ ...callOf(request), params, rawParams: rawParams as ResponseCreateParamsInput }, context);
+      const figures = modelMetricsOf(context.metrics);
+      const responses = async (request: FastifyRequest, params: ResponseCreateParams, rawParams: Json) => {
+        const start = performance.now();
+        const response = await spec.responses({ ...callOf(request), params, rawParams: rawParams as ResponseCreateParamsInput }, context);
+        figures.observeCall((performance.now() - start) / 1000, response.usage?.input_tokens, response.usage?.output_tokens);
+        return response;
+      };
 
       app.post("/v1/responses", async (request, reply) => {
         const body = bodyObject(request);
@@ -134,7 +140,9 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         const { body: sanitized, includeUsage } = streaming ? sanitizeStreamingChatBody(body) : { body, includeUsage: false };
         const params = validateParams(ChatCompletionCreateParamsSchema, sanitized);
         checkToolSchemas(sanitized.tools, chatToolSchema);
+        const start = performance.now();
         const completion = await chatCompletions({ ...callOf(request), params, rawParams: sanitized }, context);
+        figures.observeCall((performance.now() - start) / 1000, completion.usage?.prompt_tokens, completion.usage?.completion_tokens);
         return streaming ? sendSse(reply, chatCompletionSse(completion, includeUsage)) : completion;
       });
 

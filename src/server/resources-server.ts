@@ -20,6 +20,7 @@ import { lockedToolCalls } from "./locked-tool-calls.ts";
 import { DEFAULT_SESSION_LOCK_LEASE_S, parseSessionStoreSetting, SESSION_LOCK_LEASE_KEY, SESSION_STORE_KEY, SessionStoreSettingSchema, type SessionStoreSetting } from "./session-store-setting.ts";
 import { stateTextCodec, type StateCodecSpec } from "./state-codec.ts";
 import { ServerConfigError } from "./config-error.ts";
+import { sessionsHeldGauge, verifyMetrics } from "./resources-metrics.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -246,6 +247,8 @@ export function resourcesServer<
             }));
       app.addHook("onClose", async () => sessions.close?.());
       const locked = sessions.lock === undefined ? undefined : lockedToolCalls(sessions as SessionStore<State> & Required<Pick<SessionStore<State>, "lock">>, `${spec.name}___${server.instanceName}`);
+      sessionsHeldGauge(server.metrics, () => sessions.size());
+      const verifyFigures = verifyMetrics(server.metrics);
       // Before fastify waits for in-flight requests: a tool still running hears that nobody will read its answer.
       const signals = new RequestSignals();
       app.addHook("preClose", async () => signals.abortAll());
@@ -370,6 +373,7 @@ export function resourcesServer<
         const body = parseBody(verifySchema, request) as VerifyRequest<z.output<VerifyInput>>;
         const state = spec.state ? await sessions.get(request.sessionId) : undefined;
         let result: VerifyResult;
+        const verifyStart = performance.now();
         try {
           // Served over MCP, an MCP-native agent records `mcp__<server>__<tool>`: verify scores the bare names, and the
           // response echoes the names as the model emitted them (NeMo Gym's normalize_tool_name).
@@ -386,6 +390,7 @@ export function resourcesServer<
         const { reward, ...extras } = typeof result === "number" ? { reward: result } : result;
         if (spec.resultFloatFields) reply.wireFloatFields = new Set([...verifyFloatFields, ...spec.resultFloatFields(extras)]);
         if (typeof reward !== "number" || Number.isNaN(reward)) throw new Error(`${spec.name}.verify returned a non-numeric reward: ${String(reward)}`);
+        verifyFigures.observe(reward, (performance.now() - verifyStart) / 1000);
         return { responses_create_params: body.responses_create_params, response: body.response, reward, ...extras };
       });
 

@@ -8,6 +8,10 @@ import { createLogger } from "./logger.ts";
 import { checkInstanceConfig } from "./instance-config.ts";
 import { ServerConfigError } from "./config-error.ts";
 import { portRangeOf, listenInRange } from "./port-range.ts";
+import { Registry } from "prom-client";
+import { flushTracing, startTracingFromConfig, TracingConfigError } from "../metrics/tracing.ts";
+import { registerRequestTracing } from "./tracing.ts";
+import { registerRolloutMetrics } from "./agent-metrics.ts";
 import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "./session-cookie.ts";
 
 export interface BuildServerOptions {
@@ -34,6 +38,12 @@ export { ServerConfigError } from "./config-error.ts";
 export async function buildServer<Config>(definition: ServerDefinition<Config>, options: BuildServerOptions): Promise<BuiltServer<Config>> {
   const fields = getServerInstanceConfig(options.globalConfig, options.instanceName);
   const checked = checkInstanceConfig(definition, options.instanceName, fields, options.globalConfig);
+  try {
+    await startTracingFromConfig(options.globalConfig, options.instanceName);
+  } catch (error) {
+    if (error instanceof TracingConfigError) throw new ServerConfigError(`invalid config for '${options.instanceName}': ${error.message}`);
+    throw error;
+  }
   const ownsClient = options.client === undefined;
   const client = options.client ?? new ServerClient({ globalConfig: options.globalConfig, headToken: options.headToken });
   const context: ServerContext<Config> = {
@@ -42,6 +52,7 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
     globalConfig: options.globalConfig,
     client,
     log: createLogger(options.instanceName, options.globalConfig.verbose === true ? "debug" : undefined),
+    metrics: new Registry(),
   };
   for (const warning of checked.warnings) context.log.warn(warning);
   const app = createBaseApp({
@@ -50,11 +61,17 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
     stripRolloutPrefix: definition.stripRolloutPrefix,
     bodyLimitBytes: bodyLimitOf(fields, options.instanceName),
     log: context.log,
+    metrics: context.metrics,
+    metricsServerName: options.instanceName,
   });
+  registerRequestTracing(app, options.instanceName);
+  if (definition.serverType === "responses_api_agents") registerRolloutMetrics(app, context.metrics);
   await definition.register(app, context);
   app.addHook("onClose", async () => {
     await definition.close?.(context);
     if (ownsClient) await client.close();
+    // Spans still buffered leave with the server (a no-op when tracing is off).
+    await flushTracing();
   });
   await app.ready();
   return { app, context };

@@ -220,3 +220,18 @@ test("the request is still validated: an unknown top-level key is a 422 and neve
   assert.equal(answer.status, 422);
   assert.equal(received.length, 0);
 });
+
+test("GET /metrics counts each upstream retry by the status that caused it, and each call's latency", async () => {
+  /** The value of the series `name` carrying `label` (0 before its first count). */
+  const series = async (name: string, label = "") => {
+    const text = (await client.request(`${graph.url("policy")}/metrics`)).text;
+    const line = text.split("\n").find((candidate) => candidate.startsWith(`${name}{`) && candidate.includes(label));
+    return line === undefined ? 0 : Number(line.split(" ").at(-1));
+  };
+  const retriesBefore = await series("gym_model_upstream_retries_total", 'status="503"');
+  const callsBefore = await series("gym_model_upstream_duration_seconds_count");
+  handler = (_request, reply, attempt) => (attempt === 1 ? reply.code(503).send("busy") : upstreamResponse("after a 503"));
+  assert.equal((await responses("policy", { input: "hi" })).status, 200);
+  assert.equal(await series("gym_model_upstream_retries_total", 'status="503"'), retriesBefore + 1);
+  assert.equal(await series("gym_model_upstream_duration_seconds_count"), callsBefore + 1);
+});

@@ -21,6 +21,7 @@ import { SandboxUnavailableError } from "../../protocol/errors.ts";
 import { Semaphore } from "../../models/semaphore.ts";
 import { DEFAULT_LIMITS, resolveLimits } from "../limits.ts";
 import { CappedOutput } from "../output.ts";
+import { countSandboxError, countSandboxRun } from "../metrics.ts";
 import { pythonRuntime, type SandboxRuntime } from "../runtimes.ts";
 import type { SandboxLimits, SandboxProvider, SandboxResult, SandboxRunRequest } from "../types.ts";
 import { baseRoot, bwrapArgs, checkRunBinds, SANDBOX_UID, sandboxEnv, type SandboxRoot } from "./args.ts";
@@ -161,7 +162,12 @@ export class BubblewrapSandbox implements SandboxProvider {
     try {
       if (this.closed) throw new Error("sandbox provider is closed");
       if (request.signal?.aborted) throw request.signal.reason ?? new Error("aborted");
-      return await this.runIn(ready, request, limits);
+      const result = await this.runIn(ready, request, limits);
+      countSandboxRun(this.name, result);
+      return result;
+    } catch (error) {
+      countSandboxError(this.name);
+      throw error;
     } finally {
       release();
     }
