@@ -165,7 +165,7 @@ export class HttpClient {
       body = offerPacked && this.packedOrigins.has(target.origin) ? stringifyWire(options.json, { encoding: "packed-v1" }) : JSON.stringify(options.json);
     }
     if (body !== undefined) headers["content-type"] ??= "application/json";
-    injectTraceContext(headers); // issue 22: W3C traceparent of the active span; returns at once when tracing is off
+    injectTraceContext(headers); // W3C traceparent of the active span; returns at once when tracing is off
 
     const method = options.method ?? (body === undefined ? "GET" : "POST");
     const mayReplay = replaySafe(method, headers, options);

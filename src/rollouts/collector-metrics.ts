@@ -40,6 +40,11 @@ export class CollectorMetrics {
     this.runLatency.observe({ agent }, seconds);
   }
 
+  /** An attempt timed elsewhere (a queue worker ran it): counted, not in the latency histogram. */
+  counted(agent: string, outcome: string, failureClass: string): void {
+    this.attempts.inc({ agent, outcome, failure_class: failureClass });
+  }
+
   finished(agent: string, outcome: string, failureClass = ""): void {
     this.rollouts.inc({ agent, outcome, failure_class: failureClass });
   }

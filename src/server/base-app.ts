@@ -21,7 +21,7 @@ import {
   type ArrayEncoding,
 } from "../protocol/wire-json.ts";
 import type { Registry } from "prom-client";
-import { registerHttpMetrics } from "./metrics.ts"; // issue 22: GET /metrics
+import { registerHttpMetrics } from "./metrics.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -221,7 +221,7 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
     return typeof answer.body === "string" ? reply.code(answer.status).header("content-type", "application/json").send(Buffer.from(answer.body)) : reply.code(answer.status).send(answer.body);
   });
 
-  registerHttpMetrics(app, options.metrics, options.metricsServerName); // issue 22: request metrics + GET /metrics
+  registerHttpMetrics(app, options.metrics, options.metricsServerName);
   app.get("/", async () => ({ status: "ok" }));
   return app;
 }

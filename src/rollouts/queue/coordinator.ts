@@ -3,6 +3,7 @@
 // local run writes. The completed jobs are an outbox: each result is appended to the files, then its job is
 // removed. A result whose rollout is already in the files (a coordinator killed between the two steps, then
 // resumed) is dropped — so every (task, rollout) is written exactly once.
+import { CollectorMetrics } from "../collector-metrics.ts";
 import { Queue, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { failureChain } from "../../protocol/failure-chain.ts";
@@ -65,6 +66,8 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
   let duplicatesDropped = 0;
   let stopped: string | null = null;
   const givenUp = new Set<string>();
+  // The same Prometheus file as a local run (attempt latencies are the workers' and stay out of it).
+  const figures = new CollectorMetrics();
 
   /** One finished job: its failed attempts, then its rollout line or final failure, appended; the job removed after. */
   const record = (job: RolloutJob) => {
@@ -72,14 +75,24 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
     // Already in the files (or not this run's): written once, never again.
     if (!pending.has(key)) return void duplicatesDropped++;
     const result = job.returnvalue;
-    for (const line of result.failureLines) output.appendFailure(line);
+    const agent = String((job.data.row.agent_ref as { name?: unknown } | undefined)?.name ?? "");
+    for (const line of result.failureLines) {
+      output.appendFailure(line);
+      figures.counted(agent, "failed", String(line._ng_failure_class ?? ""));
+    }
     outageAttempts += result.outageAttempts;
     const end = result.end;
     if (end.kind === "result") {
       output.appendRollout(end.line);
       persisted.push(stripForAggregation(end.line));
-    } else if (end.kind === "dropped") dropped++;
-    else {
+      figures.counted(agent, "succeeded", "");
+      figures.finished(agent, "succeeded");
+    } else if (end.kind === "dropped") {
+      dropped++;
+      figures.counted(agent, "dropped", "");
+      figures.finished(agent, "dropped");
+    } else {
+      figures.finished(agent, "failed", end.failureClass);
       failedKeys.add(key);
       const seen = failureClasses.get(end.failureClass);
       if (seen) seen.rollouts++;
@@ -224,6 +237,7 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
     outputPath: options.outputPath,
     failuresPath: files.paths.failures,
     aggregateMetricsPath,
+    metricsPath: await figures.write(options.outputPath),
     total: rows.length,
     succeeded: persisted.length,
     failed: failedKeys.size,
