@@ -195,7 +195,6 @@ export function failureLine(row: Row, failure: Failure, willRetry: boolean, outa
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const backoffMs = (baseMs: number, retry: number) => Math.min(30_000, baseMs * 2 ** retry) * (0.8 + Math.random() * 0.4);
 /** Sleeps `ms`, or less if `signal` aborts. */
 export const sleepUnless = (ms: number, signal: AbortSignal) =>
@@ -392,6 +391,35 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   // Each rollout of the plan finishes at most once, under its own key.
   const unfinished = todo.length - finishedKeys.size;
 
+  return finishRun(options, { files, rows, todo, previous }, { persisted, failedKeys, failureClasses, retried, dropped, outageAttempts, unfinished, stopped, figures }, print);
+}
+
+/** What a run counted while it ran (locally, or as a queue's coordinator). */
+export interface RunTally {
+  /** Lines stripped for aggregation: this run's and a resumed run's earlier ones. */
+  persisted: Row[];
+  failedKeys: Set<string>;
+  failureClasses: Map<FailureClass, { rollouts: number; example: { message: string; answeredBy?: string } }>;
+  retried: number;
+  dropped: number;
+  outageAttempts: number;
+  unfinished: number;
+  stopped: string | null;
+  figures: CollectorMetrics;
+}
+
+/**
+ * The end of a run: earlier failures that were not retried count as failed, the metrics are aggregated through the
+ * agents (unless the run stopped), the sidecars written, and the summary printed and returned.
+ */
+export async function finishRun(
+  options: CollectOptions,
+  run: { files: RolloutOutputFiles; rows: RowSource; todo: readonly number[]; previous: PreviousRun | undefined },
+  tally: RunTally,
+  print: (line: string) => void,
+): Promise<CollectSummary> {
+  const { files, rows, todo, previous } = run;
+  const { persisted, failedKeys, failureClasses } = tally;
   // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
   const doneKeys = new Set(persisted.map(rolloutKey));
   const todoKeys = new Set(todo.map((index) => rows.keyAt(index)));
@@ -400,7 +428,7 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
   let aggregateMetricsPath: string | null = null;
   let metrics: AgentMetricsEntry[] = [];
   // A stopped run is not aggregated: its servers are gone or going, and the --resume that completes it aggregates.
-  if (!options.disableAggregation && persisted.length > 0 && stopped === null) {
+  if (!options.disableAggregation && persisted.length > 0 && tally.stopped === null) {
     // NeMo Gym posts each agent's rollouts in (task, rollout) order; the agent proxies to its environment.
     const lines = persisted.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
     metrics = (await metricsByAgent(lines, serverMetrics(options.client, (agent) => agent))).entries;
@@ -412,15 +440,15 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     outputPath: options.outputPath,
     failuresPath: files.paths.failures,
     aggregateMetricsPath,
-    metricsPath: await figures.write(options.outputPath),
+    metricsPath: await tally.figures.write(options.outputPath),
     total: rows.length,
     succeeded: persisted.length,
     failed: failedKeys.size,
-    retried,
-    dropped,
-    outageAttempts,
-    unfinished,
-    stopped,
+    retried: tally.retried,
+    dropped: tally.dropped,
+    outageAttempts: tally.outageAttempts,
+    unfinished: tally.unfinished,
+    stopped: tally.stopped,
     resumed: previous !== undefined,
     keyMetrics: Object.fromEntries(metrics.map((entry) => [entry.agent_ref.name, entry.key_metrics])),
     failureClasses: [...failureClasses]

@@ -6,10 +6,8 @@
 import { CollectorMetrics } from "../collector-metrics.ts";
 import { Queue, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { failureChain } from "../../protocol/failure-chain.ts";
 import { stripForAggregation } from "../../metrics/index.ts";
-import { metricsByAgent, serverMetrics, type AgentMetricsEntry } from "../aggregate.ts";
-import { DEFAULT_OUTAGE_WAIT_MS, defaultMaxAttempts, formatSummary, materializeInput, planRun, type CollectOptions, type CollectSummary, type FailureClass } from "../collect.ts";
+import { DEFAULT_OUTAGE_WAIT_MS, defaultMaxAttempts, finishRun, materializeInput, planRun, type CollectOptions, type CollectSummary, type FailureClass } from "../collect.ts";
 import type { Row } from "../jsonl.ts";
 import { rowSourceOf } from "../materialize.ts";
 import { RolloutOutputFiles } from "../output-files.ts";
@@ -220,38 +218,10 @@ export async function collectOverQueue(options: QueueCollectOptions): Promise<Co
   if (givenUp.size > 0 && stopped === null) stopped = `${givenUp.size} rollouts could not be run by any worker (each given back ${JOB_ATTEMPTS} times; see the failures file)`;
   if (duplicatesDropped > 0) warn(`gym eval run: ${duplicatesDropped} results of rollouts already in ${options.outputPath} were dropped (written once)`);
 
-  // Earlier failures that were not retried this time (out of attempts, terminal) still count as failed.
-  const doneKeys = new Set(persisted.map(rolloutKey));
-  const todoKeys = new Set(todo.map((index) => rows.keyAt(index)));
-  for (const key of previous?.attempts.keys() ?? []) if (!doneKeys.has(key) && !todoKeys.has(key)) failedKeys.add(key);
-
-  let aggregateMetricsPath: string | null = null;
-  let metrics: AgentMetricsEntry[] = [];
-  if (!options.disableAggregation && persisted.length > 0 && stopped === null) {
-    const lines = persisted.sort((a, b) => (a._ng_task_index as number) - (b._ng_task_index as number) || (a._ng_rollout_index as number) - (b._ng_rollout_index as number));
-    metrics = (await metricsByAgent(lines, serverMetrics(options.client, (agent) => agent))).entries;
-    aggregateMetricsPath = files.writeAggregateMetrics(metrics);
-  }
-  const summary: CollectSummary = {
-    materializedPath: files.paths.materializedInputs,
-    outputPath: options.outputPath,
-    failuresPath: files.paths.failures,
-    aggregateMetricsPath,
-    metricsPath: await figures.write(options.outputPath),
-    total: rows.length,
-    succeeded: persisted.length,
-    failed: failedKeys.size,
-    retried,
-    dropped,
-    outageAttempts,
-    unfinished: pending.size + givenUp.size,
-    stopped,
-    resumed: previous !== undefined,
-    keyMetrics: Object.fromEntries(metrics.map((entry) => [entry.agent_ref.name, entry.key_metrics])),
-    failureClasses: [...failureClasses]
-      .sort(([, a], [, b]) => b.rollouts - a.rollouts)
-      .map(([failureClass, { rollouts, example }]) => ({ failureClass, rollouts, example: failureChain(example.message, example.answeredBy) })),
-  };
-  print(formatSummary(summary, metrics));
-  return summary;
+  return finishRun(
+    options,
+    { files, rows, todo, previous },
+    { persisted, failedKeys, failureClasses, retried, dropped, outageAttempts, unfinished: pending.size + givenUp.size, stopped, figures },
+    print,
+  );
 }
