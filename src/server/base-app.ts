@@ -1,7 +1,7 @@
 // The HTTP surface every Gym server shares: liveness, the signed per-rollout session cookie, JSON bodies,
 // and FastAPI-shaped errors. Server kinds (resources, agent, model) add their routes on top.
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { parseCookieHeader, sessionCookieCodecFor, type SessionCookieCodec, type SessionSigning } from "./session-cookie.ts";
 import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError } from "../protocol/errors.ts";
