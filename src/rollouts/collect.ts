@@ -316,12 +316,12 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     const resumedAt = firstAttempt.get(index);
     const row = resumedAt === undefined ? rows.at(index) : { ...rows.at(index), _ng_attempt_index: resumedAt };
     const key = rolloutKey(row);
+    const agent = (row.agent_ref as { name: string }).name;
     let ownFailures = previous?.attempts.get(key) ?? 0;
     let retriesHere = 0;
     for (let attempt = (row._ng_attempt_index as number | undefined) ?? 0; ; attempt++) {
       if (!(await watch.untilUp())) return;
       const attemptRow = attempt > 0 ? { ...row, _ng_attempt_index: attempt } : row;
-      const agent = (row.agent_ref as { name: string }).name;
       const started = performance.now();
       const outcome = await inRootSpan(
         "rollout",

@@ -3,10 +3,8 @@
 // scraper never sees the final state); Prometheus's answer for batch jobs is a file the node exporter's textfile
 // collector reads (or that one pushes to a Pushgateway): `<out>_metrics.prom`, written when the run ends, beside
 // the other sidecars. The summary keeps counting the same things for a person.
-import { renameSync, writeFileSync } from "node:fs";
-import { dirname, join, parse } from "node:path";
 import { Counter, Histogram, Registry } from "prom-client";
-import { sidecarPath } from "./output-files.ts";
+import { sidecarPath, writeAtomically } from "./output-files.ts";
 
 /** Seconds: a /run is one whole rollout, from a second to many minutes. */
 const RUN_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
@@ -52,9 +50,7 @@ export class CollectorMetrics {
   /** Writes the Prometheus text file (atomically: a textfile collector never reads half of it); returns its path. */
   async write(outputPath: string): Promise<string> {
     const path = collectorMetricsPath(outputPath);
-    const temporary = join(dirname(path), `.${parse(path).base}.${process.pid}.tmp`);
-    writeFileSync(temporary, await this.registry.metrics());
-    renameSync(temporary, path);
+    writeAtomically(path, await this.registry.metrics());
     return path;
   }
 }

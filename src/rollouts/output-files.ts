@@ -51,7 +51,7 @@ export function rolloutOutputPaths(outputPath: string): RolloutOutputPaths {
 }
 
 /** Writes `text` to a temporary file next to `path`, then renames it over `path`. */
-function writeAtomically(path: string, text: string | Iterable<string>): void {
+export function writeAtomically(path: string, text: string | Iterable<string>): void {
   mkdirSync(dirname(path) || ".", { recursive: true });
   const temporary = join(dirname(path), `.${parse(path).base}.${process.pid}.tmp`);
   try {

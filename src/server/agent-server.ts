@@ -81,8 +81,11 @@ function ownResponsesRolloutId(path: string): string | undefined | null {
   return match && match[1]!.length <= 1000 ? decodeURIComponent(match[1]!) : null;
 }
 
+/** The Set-Cookie lines an agent answers with: the sessions its loop used (resources and model servers). */
+const setCookieLines = (cookies: Record<string, string>) => Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; SameSite=lax`);
+
 function setCookies(reply: FastifyReply, cookies: Record<string, string>): void {
-  const lines = Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; SameSite=lax`);
+  const lines = setCookieLines(cookies);
   if (lines.length > 0) reply.header("set-cookie", lines);
 }
 
@@ -127,7 +130,7 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
               const params = parseBody(ResponseCreateParamsSchema, call);
               try {
                 const result = await spec.responses({ params, rawParams: call.body as ResponseCreateParamsInput, cookies: call.cookies, rolloutId, signal: call.signal }, context);
-                return { body: result.response, cookies: result.cookies };
+                return { body: result.response, setCookie: setCookieLines(result.cookies) };
               } catch (error) {
                 if (!(error instanceof InfrastructureFailure)) throw error;
                 return infrastructureFailureAnswer(error);

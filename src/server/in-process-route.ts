@@ -22,9 +22,9 @@ export interface InProcessCall {
   signal: AbortSignal;
 }
 
-/** A route's own answer: 200 with `body` serialized, or a status with pre-encoded JSON text. */
+/** A route's own answer: 200 with `body` serialized (and the route's Set-Cookie lines), or a status with pre-encoded JSON text. */
 export type InProcessAnswer =
-  | { body: unknown; cookies?: Record<string, string> }
+  | { body: unknown; setCookie?: string[] }
   | { status: number; jsonText: string; headers?: Record<string, string> };
 
 export interface InProcessRequest {
@@ -66,7 +66,7 @@ export async function answerInProcess(
               status: 200,
               headers: { "content-type": "application/json; charset=utf-8" },
               text: serialize(own.body),
-              setCookie: Object.entries(own.cookies ?? {}).map(([name, value]) => `${name}=${value}; Path=/; SameSite=lax`),
+              setCookie: own.setCookie ?? [],
             };
     } catch (error) {
       const own = errorAnswer(error, rules);
