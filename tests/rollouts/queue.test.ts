@@ -82,7 +82,10 @@ async function untilLines(path: string, count: number, coordinator: GymProcess, 
 }
 const TASKS = readFileSync(INPUT, "utf8").trim().split("\n").length;
 
-test("a queued run with two workers, one on the shared graph and one on its own, writes the files of a local run, each (task, rollout) once, with typed failures and retries, and shows each worker's jobs", async () => {
+// A hang becomes this test's failure (seen once when run beside other files), never a suite that runs into CI's limit.
+const TEST_TIMEOUT_MS = 180_000;
+
+test("a queued run with two workers, one on the shared graph and one on its own, writes the files of a local run, each (task, rollout) once, with typed failures and retries, and shows each worker's jobs", { timeout: TEST_TIMEOUT_MS }, async () => {
   const queue = freshQueue();
   const ownGraph = startGym(["eval", "worker", "--queue", queue, "--name", "w2", "--concurrency", "4", ...graphArgs(), "++head_server.port=0"]);
   const workers = [startWorker(queue, "w1"), ownGraph];
@@ -131,7 +134,7 @@ test("a queued run with two workers, one on the shared graph and one on its own,
   }
 });
 
-test("a worker SIGKILLed mid-run: its jobs are taken over by the other (stalled-job check), none lost, none written twice", async (t) => {
+test("a worker SIGKILLed mid-run: its jobs are taken over by the other (stalled-job check), none lost, none written twice", { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const queue = freshQueue();
   const repeats = 16;
   const [w1, w2] = [startWorker(queue, "w1"), startWorker(queue, "w2")];
@@ -163,7 +166,7 @@ test("a worker SIGKILLed mid-run: its jobs are taken over by the other (stalled-
   }
 });
 
-test("the coordinator SIGKILLed mid-run: --resume continues from the files and the queue, each rollout written once", async (t) => {
+test("the coordinator SIGKILLed mid-run: --resume continues from the files and the queue, each rollout written once", { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const queue = freshQueue();
   const repeats = 16;
   const worker = startWorker(queue, "w1", 8);
@@ -196,7 +199,7 @@ test("the coordinator SIGKILLed mid-run: --resume continues from the files and t
   }
 });
 
-test("a worker stopped with SIGINT gives its jobs back at once: another worker runs them well before their locks would expire", async () => {
+test("a worker stopped with SIGINT gives its jobs back at once: another worker runs them well before their locks would expire", { timeout: TEST_TIMEOUT_MS }, async () => {
   const queue = freshQueue();
   const lockSeconds = 30;
   const w1 = startGym(["eval", "worker", "--queue", queue, "--name", "w1", "--concurrency", "4", "--lock-duration", String(lockSeconds), head()]);
@@ -217,7 +220,7 @@ test("a worker stopped with SIGINT gives its jobs back at once: another worker r
   }
 });
 
-test("--queue with a URL that is not Redis, or a Redis that does not answer, is one line naming the flag", async () => {
+test("--queue with a URL that is not Redis, or a Redis that does not answer, is one line naming the flag", { timeout: TEST_TIMEOUT_MS }, async () => {
   const output = join(mkdtempSync(join(tmpdir(), "gym-queue-")), "out.jsonl");
   const notRedis = await runGym(["eval", "run", "--no-serve", "--agent", AGENT, "--input", INPUT, "--output", output, "--queue", "http://127.0.0.1:6379", head()]);
   assert.notEqual(notRedis.code, 0);
