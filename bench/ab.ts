@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CollectionLevel, CollectionResult } from "./collection.ts";
+import { levelName, type CollectionLevel, type CollectionResult } from "./collection.ts";
 import { fixed, formatTable } from "./measure.ts";
 
 const HERE = fileURLToPath(new URL("..", import.meta.url));
@@ -89,11 +89,18 @@ const median = (values: number[]): number => {
 
 const SERVER_ROLES = ["agent", "model", "environment"] as const;
 
-const levelKey = (level: CollectionLevel) => `${level.environment}@${level.concurrency}`;
+const levelKey = (level: CollectionLevel) => `${levelName(level)}@${level.concurrency}`;
+/** The separate-process twin of a co-located key: what a side without co-located rows (main before them) is compared by. */
+const separateKey = (key: string) => key.replace(" (co-located)@", "@");
 
 function medianOf(side: AbSide, key: string, pick: (level: CollectionLevel) => number): number | undefined {
   const values = side.runs.flatMap((run) => run.levels.filter((level) => levelKey(level) === key).map(pick));
   return values.length ? median(values) : undefined;
+}
+
+/** A's figure for `key`; a co-located row that A has not is compared with A's separate processes at that concurrency. */
+function baselineOf(side: AbSide, key: string, pick: (level: CollectionLevel) => number): number | undefined {
+  return medianOf(side, key, pick) ?? medianOf(side, separateKey(key), pick);
 }
 
 export function formatAb(result: AbResult): string {
@@ -101,15 +108,16 @@ export function formatAb(result: AbResult): string {
   const cell = (value: number | undefined, digits = 0) => (value === undefined ? "—" : fixed(value, digits));
   const ratio = (b: number | undefined, a: number | undefined) => (a === undefined || b === undefined || a === 0 ? "—" : `${fixed(b / a, 2)}×`);
   const rows = keys.map((key) => {
-    const [environment, concurrency] = key.split("@");
-    const metric = (pick: (level: CollectionLevel) => number) => [medianOf(result.a, key, pick), medianOf(result.b, key, pick)] as const;
+    const [name, concurrency] = key.split("@");
+    const environment = key !== separateKey(key) && !result.a.runs.some((run) => run.levels.some((level) => levelKey(level) === key)) ? `${name} (B) vs separate (A)` : name;
+    const metric = (pick: (level: CollectionLevel) => number) => [baselineOf(result.a, key, pick), medianOf(result.b, key, pick)] as const;
     const [rpsA, rpsB] = metric((l) => l.rolloutsPerSecond);
     const [p50A, p50B] = metric((l) => l.latencyMs.median);
     const [p99A, p99B] = metric((l) => l.latencyMs.p99);
     const [cpuA, cpuB] = metric((l) => l.cpuMsPerRollout.total);
     const [failA, failB] = metric((l) => l.failed);
     const [collectorA, collectorB] = metric((l) => l.peakRssMb.collector ?? NaN);
-    const [serversA, serversB] = metric((l) => SERVER_ROLES.reduce((sum, role) => sum + (l.peakRssMb[role] ?? NaN), 0));
+    const [serversA, serversB] = metric((l) => SERVER_ROLES.reduce((sum, role) => sum + (l.peakRssMb[role] ?? 0), 0));
     return [
       environment!, concurrency!, cell(rpsA, 1), cell(rpsB, 1), ratio(rpsB, rpsA), cell(p50A), cell(p50B), cell(p99A), cell(p99B), ratio(p99B, p99A),
       cell(cpuA, 2), cell(cpuB, 2), ratio(cpuB, cpuA), `${cell(collectorA)} / ${cell(collectorB)}`, `${cell(serversA)} / ${cell(serversB)}`, `${cell(failA)}/${cell(failB)}`,
@@ -124,5 +132,6 @@ export function formatAb(result: AbResult): string {
     ),
     "",
     "CPU ms/rollout: every process (collector, agent, model, environment); peak RSS: VmHWM of each process over the level, the three servers' summed",
+    "a co-located row (the three servers in one process) that A has not is compared with A's separate processes at the same concurrency",
   ].join("\n");
 }

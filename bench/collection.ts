@@ -31,6 +31,8 @@ const MODEL_CONFIG = "responses_api_models/scripted_model/configs/scripted_model
 
 interface EnvironmentSpec {
   name: string;
+  /** `co_located: true`: the three servers in one process, calling each other in-process (a row of its own). */
+  coLocated?: boolean;
   config: string;
   agent: string;
   input: string;
@@ -54,6 +56,18 @@ const ENVIRONMENTS: EnvironmentSpec[] = [
     ],
   },
   {
+    // The same graph co-located: agent, model and environment in one process (README: when to use it).
+    name: "example_single_tool_call",
+    coLocated: true,
+    config: "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
+    agent: "example_single_tool_call_simple_agent",
+    input: "resources_servers/example_single_tool_call/data/example.jsonl",
+    levels: [
+      { concurrency: 64, rollouts: 2_000 },
+      { concurrency: 1024, rollouts: 10_000 },
+    ],
+  },
+  {
     name: "example_multi_step",
     config: "resources_servers/example_multi_step/configs/example_multi_step.yaml",
     agent: "example_multi_step_simple_agent",
@@ -71,6 +85,8 @@ type PerRole<T> = Record<Role, T>;
 
 export interface CollectionLevel {
   environment: string;
+  /** How the servers ran: each in its own process (absent in older results), or co-located in one. */
+  mode?: "separate" | "co-located";
   concurrency: number;
   rollouts: number;
   succeeded: number;
@@ -161,7 +177,7 @@ async function startStack(spec: EnvironmentSpec): Promise<{ running: RunningServ
   const { raw, resolved } = await loadGlobalConfig({
     configPaths: [spec.config, MODEL_CONFIG],
     // Any free port for the head server, so the bench never collides with a running `gym env start`.
-    overrides: ["++head_server.port=0", ...(process.env.BENCH_COLLECTION_OVERRIDES?.split(/\s+/).filter(Boolean) ?? [])],
+    overrides: ["++head_server.port=0", ...(spec.coLocated ? ["++co_located=true"] : []), ...(process.env.BENCH_COLLECTION_OVERRIDES?.split(/\s+/).filter(Boolean) ?? [])],
     envYamlPath: null,
     requireServers: true,
     logger: { warn: (message) => status(`WARNING ${message}`) },
@@ -303,11 +319,13 @@ async function runLevel(
   const tcpAfter = tcpCounters();
   const peaks = await sampler.stop();
   const cpuMs = {} as PerRole<number | null>;
+  // A role in the same process as an earlier one (co-located) has no figures of its own: they are that role's.
+  const sharesProcess = (role: Role) => ROLES.slice(0, ROLES.indexOf(role)).some((earlier) => pids[earlier] === pids[role]);
   for (const role of ROLES) {
     const after = role === "collector" ? null : processCpuMs(pids[role]);
-    cpuMs[role] = role === "collector" ? (self.user + self.system) / 1000 : after === null || cpuBefore[role] === null ? null : after - cpuBefore[role]!;
+    cpuMs[role] = sharesProcess(role) ? null : role === "collector" ? (self.user + self.system) / 1000 : after === null || cpuBefore[role] === null ? null : after - cpuBefore[role]!;
   }
-  const peakRssMb = Object.fromEntries(ROLES.map((role) => [role, (peakRssBytes(pids[role]) ?? NaN) / 2 ** 20])) as PerRole<number | null>;
+  const peakRssMb = Object.fromEntries(ROLES.map((role) => [role, sharesProcess(role) ? NaN : (peakRssBytes(pids[role]) ?? NaN) / 2 ** 20])) as PerRole<number | null>;
   for (const role of ROLES) if (Number.isNaN(peakRssMb[role])) peakRssMb[role] = null;
 
   const total = summary.total;
@@ -325,6 +343,7 @@ async function runLevel(
   const cpuTotal = ROLES.reduce((sum, role) => sum + (cpuMs[role] ?? 0), 0);
   return {
     environment: spec.name,
+    mode: spec.coLocated ? "co-located" : "separate",
     concurrency: level.concurrency,
     rollouts: total,
     succeeded: summary.succeeded,
@@ -378,11 +397,11 @@ export async function collectionBench(options: { scale?: number } = {}): Promise
   try {
     const only = process.env.BENCH_COLLECTION_ONLY;
     for (const spec of ENVIRONMENTS.filter((e) => !only || e.name === only)) {
-      status(`${spec.name}: starting the environment, simple_agent and scripted_model (one process each)`);
+      status(`${spec.name}: starting the environment, simple_agent and scripted_model (${spec.coLocated ? "co-located: one process" : "one process each"})`);
       const stack = await startStack(spec);
       current = stack.running;
       try {
-        result.processes[spec.name] = stack.running.instances.map((i) => ({ role: roleOf(i.server_type), instance: i.process_name, pid: i.pid! }));
+        result.processes[`${spec.name}${spec.coLocated ? " (co-located)" : ""}`] = stack.running.instances.map((i) => ({ role: roleOf(i.server_type), instance: i.process_name, pid: i.pid! }));
         // Warm-up (not reported): JIT, connection pools.
         await runLevel(spec, stack, sampler, { concurrency: 32, rollouts: 200 }, directory, `${spec.name}-warmup`);
         for (const level of spec.levels) {
@@ -416,13 +435,15 @@ export async function collectionBench(options: { scale?: number } = {}): Promise
 }
 
 const mb = (value: number | null) => (value === null ? "—" : fixed(value, 0));
+/** The environment column: its name, and how its servers ran when co-located. */
+export const levelName = (level: CollectionLevel) => `${level.environment}${level.mode === "co-located" ? " (co-located)" : ""}`;
 const ms = (value: number | null) => (value === null ? "—" : fixed(value, 2));
 
 export function formatCollection(result: CollectionResult): string {
   const throughput = formatTable(
     ["environment", "concurrency", "rollouts", "wall s", "rollouts/s", "latency median ms", "p99 ms", "max ms", "tool calls/rollout", "mean reward", "failed", "failed attempts"],
     result.levels.map((l) => [
-      l.environment,
+      levelName(l),
       l.concurrency,
       l.rollouts,
       fixed(l.seconds, 1),
@@ -438,17 +459,17 @@ export function formatCollection(result: CollectionResult): string {
   );
   const cpu = formatTable(
     ["environment", "concurrency", "CPU ms/rollout: all processes", "collector", "agent", "model", "environment"],
-    result.levels.map((l) => [l.environment, l.concurrency, ms(l.cpuMsPerRollout.total), ...ROLES.map((role) => ms(l.cpuMsPerRollout[role]))]),
+    result.levels.map((l) => [levelName(l), l.concurrency, ms(l.cpuMsPerRollout.total), ...ROLES.map((role) => ms(l.cpuMsPerRollout[role]))]),
   );
   const memory = formatTable(
     ["environment", "concurrency", "peak RSS MB: collector", "agent", "model", "environment", "collector RSS at start MB", "collector peak JS heap MB"],
-    result.levels.map((l) => [l.environment, l.concurrency, ...ROLES.map((role) => mb(l.peakRssMb[role])), mb(l.collectorRssAtStartMb), mb(l.collectorPeakHeapMb)]),
+    result.levels.map((l) => [levelName(l), l.concurrency, ...ROLES.map((role) => mb(l.peakRssMb[role])), mb(l.collectorRssAtStartMb), mb(l.collectorPeakHeapMb)]),
   );
   const count = (value: number | null | undefined) => (value === null || value === undefined ? "—" : String(value));
   const sockets = formatTable(
     ["environment", "concurrency", "peak open fds: collector", "agent", "model", "environment", "peak accept queue: agent", "model", "environment", "accept-queue drops", "SYN retransmits"],
     result.levels.map((l) => [
-      l.environment,
+      levelName(l),
       l.concurrency,
       ...ROLES.map((role) => count(l.peakOpenFds[role])),
       count(l.peakAcceptQueue.agent),
@@ -462,7 +483,7 @@ export function formatCollection(result: CollectionResult): string {
     .filter((l) => l.failedAttempts > 0)
     .map(
       (l) =>
-        `failed attempts, ${l.environment} at concurrency ${l.concurrency}: ${l.failedAttempts} (${l.failed} rollouts failed for good)\n` +
+        `failed attempts, ${levelName(l)} at concurrency ${l.concurrency}: ${l.failedAttempts} (${l.failed} rollouts failed for good)\n` +
         l.failureKinds.map((k) => `  ${k.count} × ${k.kind}\n    e.g. ${k.example.slice(0, 600)}`).join("\n"),
     );
   const notes = [
@@ -470,6 +491,7 @@ export function formatCollection(result: CollectionResult): string {
     `latency: POST /run to its answer as collectRollouts sees it (successful attempts; at high concurrency, waiting in the client pool included)`,
     `CPU: utime + stime of each server process (/proc) and of this process (collector and head server; the /proc sampling runs in a process of its own); peak RSS: VmHWM, reset before each level`,
     `accept queue: connections a server has not yet accepted (sampled every 250 ms); drops and SYN retransmits: this machine's TCP counters over the level`,
+    `co-located: agent, model and environment in one process (co_located: true): its CPU, RSS and descriptors are in the agent column`,
   ];
   const totals = `failures in total: ${result.levels.reduce((sum, l) => sum + l.failed, 0)} rollouts, ${result.levels.reduce((sum, l) => sum + l.failedAttempts, 0)} failed attempts`;
   return [notes.join("\n"), throughput, cpu, memory, sockets, ...failures, totals].join("\n\n");

@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { ConfigError, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
+import { ConfigError, CO_LOCATED_ENV, processGroups, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
 import { HttpClient } from "../client/index.ts";
 import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
@@ -60,10 +60,13 @@ export interface RunningServers {
   stop(): Promise<void>;
 }
 
+/** One server process: one instance, or a co-located group (`co_located`), each instance with its record. */
 interface Child {
-  instance: ServerInstance;
+  instances: ServerInstance[];
   process: ChildProcess;
-  record: InstanceRecord;
+  records: InstanceRecord[];
+  /** How the launcher names the process in its messages: its instances' names. */
+  label: string;
   exited: boolean;
 }
 
@@ -78,19 +81,20 @@ function pipeWithPrefix(stream: NodeJS.ReadableStream | null, prefix: string, lo
   createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => log(`${prefix}${line}`));
 }
 
-function waitForMessage(child: Child, accept: (m: ChildMessage) => boolean, timeoutMs: number, what: string): Promise<ChildMessage> {
+/** The message of type `type` about `instanceName` from its process (a "failed" one about any of its instances rejects). */
+function waitForMessage<T extends ChildMessage["type"]>(child: Child, instanceName: string, type: T, timeoutMs: number, what: string): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`${child.instance.instanceName} did not ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(() => done(new Error(`${instanceName} did not ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {
       if (message.type === "failed") {
         // A config mistake (a busy port, a bad field) is the user's to fix: one line; anything else keeps its stack.
-        const text = `${child.instance.instanceName} failed to start: ${message.error}`;
+        const text = `${message.instanceName} failed to start: ${message.error}`;
         done(message.userError ? new ConfigError(text) : new Error(text));
-      } else if (accept(message)) done(undefined, message);
+      } else if (message.type === type && message.instanceName === instanceName) done(undefined, message as Extract<ChildMessage, { type: T }>);
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-      done(new Error(`${child.instance.instanceName} exited (${signal ?? `code ${code}`}) before it could ${what}; its output is above`));
-    function done(error?: Error, message?: ChildMessage) {
+      done(new Error(`${child.label} exited (${signal ?? `code ${code}`}) before ${instanceName} could ${what}; its output is above`));
+    function done(error?: Error, message?: Extract<ChildMessage, { type: T }>) {
       clearTimeout(timer);
       child.process.off("message", onMessage);
       child.process.off("exit", onExit);
@@ -121,6 +125,8 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   // Every instance's fields, checked here so that one bad field or refused key fails the whole start before any
   // child is spawned. The unknown-key warnings are the children's to print (each once, under its instance).
   await checkServersBeforeStart(instances, resolved);
+  // One process per instance, or per co-located group (`co_located`: its servers call each other in-process).
+  const groups = processGroups(resolved, instances.map((instance) => instance.instanceName));
   // Per graph: the token that unlocks the head server's secrets (NEMO_GYM_HEAD_TOKEN when set, so a client can be
   // given it beforehand), and the session signing every server shares.
   const headToken = process.env[HEAD_TOKEN_ENV] || newGraphSecret();
@@ -132,7 +138,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   const head = await startHeadServer(
     {
       rawConfig: () => raw,
-      instances: () => children.map((c) => ({ ...c.record, uptime_seconds: (Date.now() / 1000) - c.record.start_time })),
+      instances: () => children.flatMap((c) => c.records.map((record) => ({ ...record, uptime_seconds: Date.now() / 1000 - record.start_time }))),
       token: headToken,
       envYamlPaths: envYamlPathsOf(options.raw),
     },
@@ -163,23 +169,26 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   // Node/V8 flags of every server child: SERVER_CHILD_V8_FLAGS, then NEMO_GYM_CHILD_NODE_ARGS (split at spaces; a
   // later flag wins): a tuning and profiling aid, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, which NODE_OPTIONS refuses.
   const childNodeArgs = [...SERVER_CHILD_V8_FLAGS, ...(process.env.NEMO_GYM_CHILD_NODE_ARGS ?? options.env?.NEMO_GYM_CHILD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
-  for (const instance of instances) {
-    const fields = getServerInstanceConfig(resolved, instance.instanceName);
+  const byName = new Map(instances.map((instance) => [instance.instanceName, instance]));
+  for (const names of groups) {
+    const group = names.map((name) => byName.get(name)!);
+    const label = names.join(" + ");
     const proc = spawn(process.execPath, [...childNodeArgs, "--import", TS_LOADER, CHILD_MAIN], {
       cwd: process.cwd(),
-      env: { ...childEnv, NEMO_GYM_CONFIG_PATH: instance.instanceName },
+      env: { ...childEnv, NEMO_GYM_CONFIG_PATH: names[0]!, ...(names.length > 1 ? { [CO_LOCATED_ENV]: names.join(",") } : {}) },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     proc.send(secrets);
     const child: Child = {
-      instance,
+      instances: group,
       process: proc,
       exited: false,
-      record: {
+      label,
+      records: group.map((instance) => ({
         config_path: instance.instanceName,
         dir_path: instance.dirPath,
         entrypoint: instance.entrypointPath,
-        host: String(fields.host ?? headHost),
+        host: String(getServerInstanceConfig(resolved, instance.instanceName).host ?? headHost),
         name: instance.implementation,
         pid: proc.pid ?? null,
         port: null,
@@ -189,48 +198,49 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
         status: "starting",
         uptime_seconds: 0,
         url: null,
-      },
+      })),
     };
-    pipeWithPrefix(proc.stdout, `(${instance.instanceName}) `, log);
-    pipeWithPrefix(proc.stderr, `(${instance.instanceName}) `, log);
+    // A co-located process's lines carry its instances' names: each server's own line names itself.
+    pipeWithPrefix(proc.stdout, `(${label}) `, log);
+    pipeWithPrefix(proc.stderr, `(${label}) `, log);
     proc.on("exit", (code, signal) => {
       child.exited = true;
-      child.record.status = "exited";
+      for (const record of child.records) record.status = "exited";
       if (!stopping) {
-        log(`(launcher) ${instance.instanceName} exited unexpectedly (${signal ?? `code ${code}`}); stopping every server`);
-        resolveFirstExit({ instanceName: instance.instanceName, code, signal });
+        log(`(launcher) ${label} exited unexpectedly (${signal ?? `code ${code}`}); stopping every server`);
+        resolveFirstExit({ instanceName: names[0]!, code, signal });
         void stop();
       }
     });
     children.push(child);
   }
 
+  const each = <T>(work: (child: Child, instance: ServerInstance, record: InstanceRecord) => Promise<T>) =>
+    Promise.all(children.flatMap((child) => child.instances.map((instance, i) => work(child, instance, child.records[i]!))));
   try {
-    const listening = await Promise.all(children.map((c) => waitForMessage(c, (m) => m.type === "listening", readinessTimeoutMs, "bind its port")));
-    listening.forEach((message, i) => {
-      if (message.type !== "listening") return;
-      const child = children[i]!;
+    await each(async (child, instance, record) => {
+      const message = await waitForMessage(child, instance.instanceName, "listening", readinessTimeoutMs, "bind its port");
       setPort(raw, message.instanceName, message.host, message.port);
       setPort(resolved, message.instanceName, message.host, message.port);
-      Object.assign(child.record, { host: message.host, port: message.port, url: `http://${message.host}:${message.port}` });
+      Object.assign(record, { host: message.host, port: message.port, url: `http://${message.host}:${message.port}` });
     });
 
     const finalConfig: LauncherMessage = { type: "config", rawYaml: dumpYaml(raw) };
     await Promise.all(
-      children.map((c) => {
-        const applied = waitForMessage(c, (m) => m.type === "config-applied", readinessTimeoutMs, "accept the final config");
-        c.process.send(finalConfig);
+      children.map((child) => {
+        const applied = Promise.all(child.instances.map((instance) => waitForMessage(child, instance.instanceName, "config-applied", readinessTimeoutMs, "accept the final config")));
+        child.process.send(finalConfig);
         return applied;
       }),
     );
 
     const http = new HttpClient({ connectTimeoutMs: 2000, deadlineMs: 5000, maxRetries: 5 });
     try {
-      await Promise.all(children.map(async (c) => {
-        const answer = await http.request(`${c.record.url}/`);
-        if (!answer.ok) throw new Error(`${c.instance.instanceName} answered ${answer.status} to GET /`);
-        c.record.status = "running";
-      }));
+      await each(async (_child, instance, record) => {
+        const answer = await http.request(`${record.url}/`);
+        if (!answer.ok) throw new Error(`${instance.instanceName} answered ${answer.status} to GET /`);
+        record.status = "running";
+      });
     } finally {
       await http.close();
     }
@@ -239,7 +249,14 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
     throw error;
   }
 
-  log(`(launcher) All ${children.length} / ${children.length} servers ready! Head server: ${head.url}`);
-  for (const c of children) log(`(launcher)   ${c.instance.instanceName} (${c.instance.serverType}/${c.instance.implementation}) ${c.record.url} pid ${c.record.pid}`);
-  return { headUrl: head.url, raw, resolved, instances: children.map((c) => c.record), firstExit, stop };
+  const records = children.flatMap((child) => child.records);
+  log(`(launcher) All ${records.length} / ${records.length} servers ready! Head server: ${head.url}`);
+  for (const child of children) {
+    child.instances.forEach((instance, i) => {
+      const record = child.records[i]!;
+      const together = child.instances.length > 1 ? ` (one process: ${child.label})` : "";
+      log(`(launcher)   ${instance.instanceName} (${instance.serverType}/${instance.implementation}) ${record.url} pid ${record.pid}${together}`);
+    });
+  }
+  return { headUrl: head.url, raw, resolved, instances: records, firstExit, stop };
 }

@@ -3,6 +3,7 @@
 // port 0 and learns it afterwards), the head server is asked.
 import { getServerInstanceConfig, parseConfigYaml, type ConfigDict } from "../config/index.ts";
 import { InnerServerError } from "../protocol/errors.ts";
+import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 import { HttpClient, type HttpClientOptions, type HttpResponse, type RequestOptions } from "./http-client.ts";
 import { headTokenHeaders, readHeadToken } from "./head-token.ts";
 
@@ -13,11 +14,30 @@ export interface ServerClientOptions extends HttpClientOptions {
   headToken?: string;
 }
 
+/** A POST as a server in this process reads it (see LocalServer). */
+export interface LocalRequest {
+  json?: unknown;
+  rawBody?: string;
+  cookies?: Record<string, string>;
+  /** Lower-case names; the idempotency key is here as `x-ng-idempotency-key`. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * A server running in this process (a co-located graph, see serve.ts): it answers a POST to one of its hot routes
+ * in-process, exactly as over HTTP, or returns undefined and the call goes over HTTP as any other.
+ */
+export interface LocalServer {
+  post(path: string, request: LocalRequest & { url: string; deadlineMs: number }): Promise<HttpResponse> | undefined;
+}
+
 export class ServerClient {
   readonly http: HttpClient;
   private globalConfig: ConfigDict;
   private readonly urls = new Map<string, string>();
   private readonly headToken: string | undefined;
+  private readonly local = new Map<string, LocalServer>();
 
   constructor(options: ServerClientOptions) {
     const { globalConfig, headToken, ...httpOptions } = options;
@@ -63,8 +83,26 @@ export class ServerClient {
     this.globalConfig = resolveConfig(parseConfigYaml(response.json<string>()));
   }
 
+  /** Calls to `serverName` that it can answer in-process go to `server` instead of over HTTP (co-located servers). */
+  serveLocally(serverName: string, server: LocalServer): void {
+    this.local.set(serverName, server);
+  }
+
+  stopServingLocally(serverName: string): void {
+    this.local.delete(serverName);
+  }
+
   async request(serverName: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
-    return this.http.request(`${await this.baseUrl(serverName)}${path}`, options);
+    const url = `${await this.baseUrl(serverName)}${path}`;
+    const local = this.local.get(serverName);
+    if (local !== undefined && (options.method ?? (options.json === undefined && options.rawBody === undefined ? "GET" : "POST")) === "POST") {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+      if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
+      const answer = local.post(path, { json: options.json, rawBody: options.rawBody, cookies: options.cookies, headers, signal: options.signal, url, deadlineMs: options.deadlineMs ?? this.http.options.deadlineMs });
+      if (answer !== undefined) return answer;
+    }
+    return this.http.request(url, options);
   }
 
   post(serverName: string, path: string, options: Omit<RequestOptions, "method"> = {}): Promise<HttpResponse> {

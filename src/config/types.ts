@@ -87,6 +87,8 @@ export const RESERVED_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   "judge_cache_path",
   // Where traces are exported (OTLP/HTTP base URL; src/metrics/tracing.ts). Unset: no tracing.
   "otel_exporter_otlp_endpoint",
+  // Servers that share one process and call each other in-process (ours: src/config/co-located.ts).
+  "co_located",
 ]);
 
 export function isServerType(value: unknown): value is ServerType {

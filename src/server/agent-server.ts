@@ -11,7 +11,7 @@ import { FAILURE_CLASS_HEADER } from "../protocol/failures.ts";
 import { FLOAT_FIELDS } from "../protocol/wire-json.ts";
 import { InfrastructureFailure } from "../client/inner-answer.ts";
 import { defineServer, type ServerContext, type ServerDefinition } from "./definition.ts";
-import { answerInProcess } from "./in-process-route.ts";
+import { inProcessRoutesOf } from "./in-process-route.ts";
 
 export interface AgentCall {
   /** Cookies the caller sent (normally the resources server's session cookie). */
@@ -73,14 +73,6 @@ function infrastructureFailureAnswer(error: InfrastructureFailure): { status: nu
   return { status: 500, jsonText: JSON.stringify(`${error.failureClass}: ${error.message}`), headers: { [FAILURE_CLASS_HEADER]: error.failureClass } };
 }
 
-/** The rollout id of a path this agent answers in-process (`/v1/responses`: undefined), or null for any other path. */
-function ownResponsesRolloutId(path: string): string | undefined | null {
-  if (path === "/v1/responses") return undefined;
-  const match = /^\/ng-rollout\/([^/?#]+)\/v1\/responses$/.exec(path);
-  // Over HTTP a longer id is no route (maxParamLength): such a call goes over HTTP and gets its 404.
-  return match && match[1]!.length <= 1000 ? decodeURIComponent(match[1]!) : null;
-}
-
 /** The Set-Cookie lines an agent answers with: the sessions its loop used (resources and model servers). */
 const setCookieLines = (cookies: Record<string, string>) => Object.entries(cookies).map(([name, value]) => `${name}=${value}; Path=/; SameSite=lax`);
 
@@ -119,24 +111,28 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       app.post("/v1/responses", responses);
       // The prefixed twin: a self-call made during /run carries the rollout id to the model calls.
       app.post("/ng-rollout/:rollout_id/v1/responses", responses);
-      // The same two routes for /run's self-call, in-process (see in-process-route.ts).
+      // The same two routes in-process: /run's self-call, and a co-located caller's (see in-process-route.ts).
+      const inProcess = inProcessRoutesOf(app);
+      inProcess.post(
+        "/v1/responses",
+        async (call) => {
+          const params = parseBody(ResponseCreateParamsSchema, call);
+          try {
+            const result = await spec.responses({ params, rawParams: call.body as ResponseCreateParamsInput, cookies: call.cookies, rolloutId: call.rolloutId, signal: call.signal }, context);
+            return { body: result.response, setCookie: setCookieLines(result.cookies) };
+          } catch (error) {
+            if (!(error instanceof InfrastructureFailure)) throw error;
+            return infrastructureFailureAnswer(error);
+          }
+        },
+        { withRolloutPrefix: true },
+      );
       context.self = {
         post(path, request) {
-          const rolloutId = ownResponsesRolloutId(path);
-          if (rolloutId === null) return undefined;
-          return (async () => {
-            const url = `${await context.client.baseUrl(context.instanceName)}${path}`;
-            return answerInProcess(app, { path, url, deadlineMs: context.client.http.options.deadlineMs }, request, async (call) => {
-              const params = parseBody(ResponseCreateParamsSchema, call);
-              try {
-                const result = await spec.responses({ params, rawParams: call.body as ResponseCreateParamsInput, cookies: call.cookies, rolloutId, signal: call.signal }, context);
-                return { body: result.response, setCookie: setCookieLines(result.cookies) };
-              } catch (error) {
-                if (!(error instanceof InfrastructureFailure)) throw error;
-                return infrastructureFailureAnswer(error);
-              }
-            });
-          })();
+          // A path of no in-process route (undefined) is the caller's to send over HTTP.
+          if (!inProcess.handles(path)) return undefined;
+          const deadlineMs = context.client.http.options.deadlineMs;
+          return context.client.baseUrl(context.instanceName).then((base) => inProcess.answer(path, { ...request, url: `${base}${path}`, deadlineMs })!);
         },
       };
 

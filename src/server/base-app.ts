@@ -95,7 +95,8 @@ export const V8_MAX_STRING_LENGTH = 2 ** 29 - 24;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9._-]+)(\/.*)$/;
+/** `/ng-rollout/<id><path>`: the prefix a model server strips before routing (its id, then the path routed). */
+export const ROLLOUT_PREFIX = /^\/ng-rollout\/([A-Za-z0-9._-]+)(\/.*)$/;
 
 export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   const codec = sessionCookieCodecFor(options.sessionCookieName, options.sessionSigning);

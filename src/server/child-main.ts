@@ -5,10 +5,11 @@
 // Before it builds anything, a launched child receives the graph's secrets over IPC (never the environment, so
 // no process it spawns inherits them): the session signing every server of the graph shares, and the head token.
 import { existsSync } from "node:fs";
-import { listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
+import { CO_LOCATED_ENV, listServerInstances, parseConfigYaml, resolveConfig, type ConfigDict } from "../config/index.ts";
 import { HEAD_TOKEN_ENV } from "../client/head-token.ts";
 import { loadServerDefinition } from "./instance-config.ts";
-import { instanceFieldKey, ServerConfigError, startServer } from "./serve.ts";
+import { instanceFieldKey, ServerConfigError, startServer, type StartedServer } from "./serve.ts";
+import { ServerClient } from "../client/server-client.ts";
 import type { SessionSigning } from "./session-cookie.ts";
 
 export type LauncherMessage =
@@ -49,24 +50,48 @@ async function main(): Promise<void> {
   if (!yamlText || !instanceName) throw new Error("NEMO_GYM_CONFIG_DICT and NEMO_GYM_CONFIG_PATH must be set");
 
   const globalConfig: ConfigDict = resolveConfig(parseConfigYaml(yamlText));
-  const instance = listServerInstances(globalConfig).find((i) => i.instanceName === instanceName);
-  if (!instance) throw new Error(`no server instance '${instanceName}' in the global config`);
-  // A wrong entrypoint is the config's mistake: said in one line with the key to fix, not as an import's stack.
-  if (!existsSync(instance.entrypointPath)) {
-    throw new ServerConfigError(`entrypoint '${String(instance.fields.entrypoint)}' of '${instanceName}' not found in ${instance.dirPath} (nor its .ts/.js twin); fix ++${instanceFieldKey(globalConfig, instanceName, "entrypoint")}=<file>`);
+  const names = process.env[CO_LOCATED_ENV]?.split(",").filter(Boolean) ?? [instanceName];
+  const instances = listServerInstances(globalConfig);
+  const definitions = [];
+  for (const name of names) {
+    const instance = instances.find((i) => i.instanceName === name);
+    if (!instance) throw new Error(`no server instance '${name}' in the global config`);
+    // A wrong entrypoint is the config's mistake: said in one line with the key to fix, not as an import's stack.
+    if (!existsSync(instance.entrypointPath)) {
+      throw Object.assign(new ServerConfigError(`entrypoint '${String(instance.fields.entrypoint)}' of '${name}' not found in ${instance.dirPath} (nor its .ts/.js twin); fix ++${instanceFieldKey(globalConfig, name, "entrypoint")}=<file>`), { instanceName: name });
+    }
+    definitions.push({ name, definition: await loadServerDefinition(instance) });
   }
-  const definition = await loadServerDefinition(instance);
 
   // Started by hand (no IPC): the config's or NEMO_GYM_SESSION_SECRET's signing (else random), NEMO_GYM_HEAD_TOKEN.
   const secrets = process.send ? await graphSecrets() : { sessionSigning: undefined, headToken: process.env[HEAD_TOKEN_ENV] };
-  const server = await startServer(definition, { instanceName, globalConfig, ...secrets });
-  process.stderr.write(`INFO ${definition.className} '${instanceName}' listening on ${server.url}\n`);
-  send({ type: "listening", instanceName, host: server.host, port: server.port, pid: process.pid });
+  // A co-located group shares one client, through which its servers answer each other in-process.
+  const coLocated = names.length > 1;
+  const sharedClient = coLocated ? new ServerClient({ globalConfig, headToken: secrets.headToken }) : undefined;
+  const servers: StartedServer[] = [];
+  const stopAll = async () => {
+    await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
+    await sharedClient?.close().catch(() => undefined);
+  };
+  for (const { name, definition } of definitions) {
+    let server: StartedServer;
+    try {
+      server = await startServer(definition, { instanceName: name, globalConfig, ...secrets, client: sharedClient, coLocated });
+    } catch (error) {
+      await stopAll();
+      throw error instanceof Error ? Object.assign(error, { instanceName: name }) : error;
+    }
+    servers.push(server);
+    process.stderr.write(`INFO ${definition.className} '${name}' listening on ${server.url}${coLocated ? ` (co-located with ${names.filter((n) => n !== name).join(", ")})` : ""}\n`);
+    send({ type: "listening", instanceName: name, host: server.host, port: server.port, pid: process.pid });
+  }
 
   process.on("message", (message: LauncherMessage) => {
     if (message?.type !== "config") return;
-    server.context.client.updateGlobalConfig(resolveConfig(parseConfigYaml(message.rawYaml)));
-    send({ type: "config-applied", instanceName });
+    const finalConfig = resolveConfig(parseConfigYaml(message.rawYaml));
+    if (sharedClient) sharedClient.updateGlobalConfig(finalConfig);
+    else for (const server of servers) server.context.client.updateGlobalConfig(finalConfig);
+    for (const name of names) send({ type: "config-applied", instanceName: name });
   });
 
   let stopping = false;
@@ -75,7 +100,7 @@ async function main(): Promise<void> {
     stopping = true;
     const forceExit = setTimeout(() => process.exit(0), 3000);
     forceExit.unref();
-    await server.close().catch(() => undefined);
+    await stopAll();
     process.exit(0);
   };
   process.on("SIGTERM", stop);
@@ -85,7 +110,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  const instanceName = process.env.NEMO_GYM_CONFIG_PATH ?? "?";
+  const instanceName = (error as { instanceName?: string })?.instanceName ?? process.env.NEMO_GYM_CONFIG_PATH ?? "?";
   const userError = error instanceof ServerConfigError;
   // A config mistake is one line, said by the launcher when there is one; anything else keeps its stack.
   if (!userError) process.stderr.write(`ERROR ${instanceName} failed to start: ${(error as Error)?.stack ?? error}\n`);

@@ -1,99 +1,217 @@
-// A route of this server called by this server's own code without HTTP — an agent's /run calling its own
-// /v1/responses, NeMo Gym's self-call — answering exactly what the route answers over HTTP, as an HttpResponse:
-// the body as JSON text (sent through JSON.stringify and read back as the server reads bodies, so the handler
-// gets its own copy and the body limits hold), the cookies as the server parses a Cookie header, the session id
-// from this server's cookie, the deadline and the caller's signal as the HTTP client applies them, errors answered
-// by the error handler's own rules (errorAnswer), the session cookie re-set, and a 5xx logged as the HTTP route logs
-// it. What it saves is the socket, undici's request and fastify's request and reply.
+// Routes of a server answered without HTTP — an agent's /run calling its own /v1/responses (NeMo Gym's self-call),
+// and every hot route of a co-located graph (servers sharing one process call each other so) — answering exactly
+// what the route answers over HTTP, as an HttpResponse: the body as JSON text (sent through JSON.stringify and read
+// back as the server reads bodies, so the handler gets its own copy and the body limits hold), the cookies as the
+// server parses a Cookie header, the session id from this server's cookie, the `/ng-rollout/<id>` prefix as the
+// server's router reads it, the deadline and the caller's signal as the HTTP client applies them, errors answered by
+// the error handler's own rules (errorAnswer) with the content types fastify sends, the session cookie re-set, a
+// 5xx logged as the HTTP route logs it, and the answer counted in /metrics under the route's pattern. What it saves
+// is the socket, undici's request and fastify's request and reply.
+//
+// A server registers a route here beside its fastify route, both calling one handler core; a path without an
+// in-process route (a GET, an MCP call, a server's own extra routes) is answered over HTTP as before.
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { DeadlineExceededError, cookieHeader, cookiesFromSetCookie, type HttpResponse } from "../client/http-client.ts";
-import { HttpError } from "../protocol/errors.ts";
-import { abbreviatedPath, FLOAT_FIELDS, JsonDepthError, parseRequestJson, stringifyWire } from "../protocol/wire-json.ts";
-import { errorAnswer, failedAnswerLine, headerSafeCookies } from "./base-app.ts";
+import type { LocalRequest } from "../client/server-client.ts";
+import { HttpError, RequestValidationError } from "../protocol/errors.ts";
+import { abbreviatedPath, FLOAT_FIELDS, JsonDepthError, JsonSyntaxError, parseRequestJson, stringifyWire } from "../protocol/wire-json.ts";
+import { errorAnswer, failedAnswerLine, headerSafeCookies, ROLLOUT_PREFIX, rolloutLabel } from "./base-app.ts";
 import { parseCookieHeader } from "./session-cookie.ts";
+import { observeInProcessAnswer } from "./metrics.ts";
 
 export interface InProcessCall {
   /** The body as the route reads it (undefined: no body). */
   body: unknown;
   cookies: Record<string, string>;
   sessionId: string;
+  /** Request headers the route reads (lower-case names): the idempotency key. */
+  headers: Readonly<Record<string, string>>;
+  /** The `/ng-rollout/<id>` the path arrived with. */
+  rolloutId: string | undefined;
   /** Aborted when the caller gives up or the deadline passes (an HTTP route hears its caller hang up). */
   signal: AbortSignal;
+  /** The fields this call's answer writes as Python floats, its errors' too (an HTTP reply's wireFloatFields). */
+  floatFields: ReadonlySet<string>;
+  /**
+   * `listener` hears the answer this call gave, as sent (after the error handler's rules), or undefined when the
+   * caller gave up before it: what an HTTP route's onSend and its reply's "close" tell (an idempotency claim).
+   */
+  onSettled(listener: (answer: SettledAnswer | undefined) => void): void;
 }
 
-/** A route's own answer: 200 with `body` serialized (and the route's Set-Cookie lines), or a status with pre-encoded JSON text. */
+export interface SettledAnswer {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
+
+/**
+ * A route's own answer: 200 with `body` serialized (and the route's Set-Cookie lines), or a status with pre-encoded
+ * text (content type `application/json` unless given).
+ */
 export type InProcessAnswer =
   | { body: unknown; setCookie?: string[] }
-  | { status: number; jsonText: string; headers?: Record<string, string> };
+  | { status: number; jsonText: string; headers?: Record<string, string>; contentType?: string };
 
-export interface InProcessRequest {
-  json: unknown;
-  cookies: Record<string, string>;
-  signal: AbortSignal;
+export type InProcessHandler = (call: InProcessCall) => Promise<InProcessAnswer>;
+
+export interface InProcessRequest extends LocalRequest {
+  /** The URL this call would have gone to over HTTP (named by a deadline's error). */
+  url: string;
+  deadlineMs: number;
 }
 
-export async function answerInProcess(
-  app: FastifyInstance,
-  route: { path: string; url: string; deadlineMs: number },
-  request: InProcessRequest,
-  handle: (call: InProcessCall) => Promise<InProcessAnswer>,
-): Promise<HttpResponse> {
+interface Route {
+  handle: InProcessHandler;
+  /** The pattern /metrics labels it with (fastify's route url). */
+  pattern: string;
+}
+
+const JSON_TYPE = "application/json";
+const JSON_UTF8 = "application/json; charset=utf-8";
+
+/** The in-process POST routes of one server. */
+export class InProcessRoutes {
+  private readonly exact = new Map<string, Route>();
+  /** Routes also registered as `/ng-rollout/:rollout_id<path>` (an agent's prefixed twin). */
+  private readonly prefixed = new Map<string, Route>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    /** The server strips `/ng-rollout/<id>` before routing (a model server): every route takes the prefix. */
+    private readonly stripsRolloutPrefix: boolean,
+  ) {}
+
+  /** Registers `path`, and with `withRolloutPrefix` its `/ng-rollout/:rollout_id` twin (as the HTTP routes are). */
+  post(path: string, handle: InProcessHandler, options: { withRolloutPrefix?: boolean } = {}): void {
+    this.exact.set(path, { handle, pattern: path });
+    if (options.withRolloutPrefix) this.prefixed.set(path, { handle, pattern: `/ng-rollout/:rollout_id${path}` });
+  }
+
+  /** Whether `path` has an in-process route. */
+  handles(path: string): boolean {
+    return this.find(path) !== undefined;
+  }
+
+  /** POST `path` in-process, or undefined when the server has no in-process route for it (the call goes over HTTP). */
+  answer(path: string, request: InProcessRequest): Promise<HttpResponse> | undefined {
+    const found = this.find(path);
+    return found && answerInProcess(this.app, { path, pattern: found.route.pattern, rolloutId: found.rolloutId }, request, found.route.handle);
+  }
+
+  private find(path: string): { route: Route; rolloutId: string | undefined } | undefined {
+    const route = this.exact.get(path);
+    if (route) return { route, rolloutId: undefined };
+    if (this.stripsRolloutPrefix) {
+      // The router's rewriteUrl: the id as it stands in the path.
+      const match = ROLLOUT_PREFIX.exec(path);
+      const stripped = match && this.exact.get(match[2]!);
+      return stripped ? { route: stripped, rolloutId: match[1] } : undefined;
+    }
+    const match = /^\/ng-rollout\/([^/?#]+)(\/[^?#]*)$/.exec(path);
+    const twin = match && this.prefixed.get(match[2]!);
+    // Over HTTP a longer id is no route (maxParamLength): such a call goes over HTTP and gets its 404.
+    if (!twin || match[1]!.length > 1000) return undefined;
+    try {
+      return { route: twin, rolloutId: decodeURIComponent(match[1]!) };
+    } catch {
+      return undefined; // a malformed escape: fastify's 400, over HTTP
+    }
+  }
+}
+
+const routesByApp = new WeakMap<FastifyInstance, InProcessRoutes>();
+
+/** The in-process routes of `app` (created on first use; a model server's take the rollout prefix). */
+export function inProcessRoutesOf(app: FastifyInstance, options: { stripsRolloutPrefix?: boolean } = {}): InProcessRoutes {
+  let routes = routesByApp.get(app);
+  if (!routes) {
+    routes = new InProcessRoutes(app, options.stripsRolloutPrefix ?? false);
+    routesByApp.set(app, routes);
+  }
+  return routes;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  contentType: string | undefined;
+  text: string;
+  setCookie: string[];
+}
+
+async function answerInProcess(app: FastifyInstance, route: { path: string; pattern: string; rolloutId: string | undefined }, request: InProcessRequest, handle: InProcessHandler): Promise<HttpResponse> {
+  const started = performance.now();
   const rules = app.answering;
   const codec = app.sessionCookies;
   // The HTTP client sends JSON.stringify(json); the server reads it back with its own parser and limits.
-  const text = request.json === undefined ? undefined : JSON.stringify(request.json);
+  const text = request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
   const cookies = headerSafeCookies(parseCookieHeader(cookieHeader(request.cookies)));
   const sessionId = codec.decode(cookies[codec.cookieName]) ?? randomUUID();
+  const settledListeners: ((answer: SettledAnswer | undefined) => void)[] = [];
   let body: unknown;
 
   // The HTTP client's deadline, as a timer cleared when the answer is in: an AbortSignal.timeout would hold this
   // call's closures (its body, its answer) for the whole deadline after the call is done.
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), route.deadlineMs);
-  const signal = AbortSignal.any([deadline.signal, request.signal]);
-  const serialize = (value: unknown) => stringifyWire(value, { encoding: "json", floatFields: FLOAT_FIELDS });
-  const run = async (): Promise<{ status: number; headers: Record<string, string>; text: string; setCookie: string[] }> => {
-    let answer: { status: number; headers: Record<string, string>; text: string; setCookie: string[] };
+  const timer = setTimeout(() => deadline.abort(), request.deadlineMs);
+  const signal = request.signal ? AbortSignal.any([deadline.signal, request.signal]) : deadline.signal;
+  const call: InProcessCall = {
+    body: undefined,
+    cookies,
+    sessionId,
+    headers: request.headers ?? {},
+    rolloutId: route.rolloutId,
+    signal,
+    floatFields: FLOAT_FIELDS,
+    onSettled: (listener) => settledListeners.push(listener),
+  };
+  const run = async (): Promise<Answer> => {
+    let answer: Answer;
     try {
       if (text !== undefined && Buffer.byteLength(text) > rules.bodyLimit) throw Object.assign(new Error("body too large"), { statusCode: 413 });
-      body = text === undefined ? undefined : readBody(text, rules.maxJsonDepth);
-      const own = await handle({ body, cookies, sessionId, signal });
-      answer =
-        "jsonText" in own
-          ? { status: own.status, headers: { "content-type": "application/json", ...own.headers }, text: own.jsonText, setCookie: [] }
-          : {
-              status: 200,
-              headers: { "content-type": "application/json; charset=utf-8" },
-              text: serialize(own.body),
-              setCookie: own.setCookie ?? [],
-            };
+      body = call.body = text === undefined ? undefined : readBody(text, rules.maxJsonDepth);
+      const own = await handle(call);
+      if ("jsonText" in own) {
+        const contentType = own.contentType ?? JSON_TYPE;
+        answer = { status: own.status, headers: { "content-type": contentType, ...own.headers }, contentType, text: own.jsonText, setCookie: [] };
+      } else {
+        const serialized = stringifyWire(own.body, { encoding: "json", floatFields: call.floatFields });
+        answer = { status: 200, headers: { "content-type": JSON_UTF8 }, contentType: JSON_UTF8, text: serialized, setCookie: own.setCookie ?? [] };
+      }
     } catch (error) {
       const own = errorAnswer(error, rules);
-      if (own.bug) {
-        // A bug in this server's code: its stack, once, instead of the one-line failure log below.
-        rules.log.error(`POST ${route.path} failed: ${(error as Error)?.stack ?? error}`);
-        return { status: own.status, headers: { "content-type": "application/json", ...own.headers }, text: own.body as string, setCookie: [] };
-      }
-      answer = { status: own.status, headers: { "content-type": "application/json", ...own.headers }, text: typeof own.body === "string" ? own.body : serialize(own.body), setCookie: [] };
+      // As the HTTP error handler sends it: a JSON-string body as is, a `{detail}` object through the serializer.
+      const contentType = typeof own.body === "string" ? JSON_TYPE : JSON_UTF8;
+      const errorText = typeof own.body === "string" ? own.body : stringifyWire(own.body, { encoding: "json", floatFields: call.floatFields });
+      answer = { status: own.status, headers: { "content-type": contentType, ...own.headers }, contentType, text: errorText, setCookie: [] };
+      // A bug in this server's code: its stack, once, instead of the one-line failure log below.
+      if (own.bug) rules.log.error(`${rolloutLabel({ rolloutId: route.rolloutId, body })}POST ${route.path} failed: ${(error as Error)?.stack ?? error}`);
+      else if (answer.status >= 500) rules.log.warn(failedAnswerLine({ rolloutId: route.rolloutId, body, method: "POST", url: route.path }, answer.status, answer.text));
+      return answer;
     }
-    if (answer.status >= 500) rules.log.warn(failedAnswerLine({ rolloutId: undefined, body, method: "POST", url: route.path }, answer.status, answer.text));
+    if (answer.status >= 500) rules.log.warn(failedAnswerLine({ rolloutId: route.rolloutId, body, method: "POST", url: route.path }, answer.status, answer.text));
     return answer;
   };
 
   const answering = run();
-  const stop = abortedBy(signal, () => (deadline.signal.aborted ? new DeadlineExceededError(route.url, route.deadlineMs) : request.signal.reason));
-  let answer: Awaited<ReturnType<typeof run>>;
+  const stop = abortedBy(signal, () => (deadline.signal.aborted ? new DeadlineExceededError(request.url, request.deadlineMs) : request.signal?.reason));
+  let answer: Answer;
   try {
     answer = await Promise.race([answering, stop.promise]);
   } catch (error) {
     // Nobody reads this answer any more (the caller gave up, or its deadline passed), as over HTTP.
     answering.catch(() => undefined);
+    for (const listener of settledListeners) listener(undefined);
+    observeInProcessAnswer(app, route.pattern, undefined, started);
     throw error;
   } finally {
     clearTimeout(timer);
     stop.cancel();
   }
+  for (const listener of settledListeners) listener({ status: answer.status, contentType: answer.contentType, text: answer.text });
+  observeInProcessAnswer(app, route.pattern, answer.status, started);
   // Every answer re-sets this server's session cookie, after the route's own (base-app's onSend).
   const setCookie = [...answer.setCookie, codec.setCookieHeader(sessionId)];
   return {
@@ -115,6 +233,10 @@ function readBody(text: string, maxJsonDepth: number): unknown {
     return parseRequestJson(text, "json", maxJsonDepth);
   } catch (error) {
     if (error instanceof JsonDepthError) throw new HttpError(413, `Request body nests deeper than ${error.maxDepth} levels at ${abbreviatedPath(error.path)}`);
+    // A caller's own raw text that is not JSON: the content parser's 422.
+    if (error instanceof JsonSyntaxError) {
+      throw new RequestValidationError([{ type: "json_invalid", loc: ["body", error.position], msg: "JSON decode error", input: {}, ctx: { error: error.pythonMessage } }]);
+    }
     throw error;
   }
 }

@@ -22,6 +22,13 @@ export const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 /** What a request matched no route is labelled (404s, 405s): one series, whatever the path. */
 export const UNMATCHED_ROUTE = "<unmatched>";
 
+const inProcessObservers = new WeakMap<FastifyInstance, (route: string, status: number | undefined, seconds: number) => void>();
+
+/** Counts a POST `route` answered in-process with `status` (undefined: its caller gave up first), started at `startedMs` (performance.now()). */
+export function observeInProcessAnswer(app: FastifyInstance, route: string, status: number | undefined, startedMs: number): void {
+  inProcessObservers.get(app)?.(route, status, (performance.now() - startedMs) / 1000);
+}
+
 /**
  * Registers GET /metrics and the request hooks on `app` (call it before any route, so every route is counted).
  * `registry` defaults to a new one; `serverName` becomes the `server` label of every series.
@@ -60,6 +67,12 @@ export function registerHttpMetrics(app: FastifyInstance, registry: Registry = n
     inFlight.dec();
     aborted.inc({ method: request.method, route: routeOf(request) });
     done();
+  });
+
+  // A call answered in-process (in-process-route.ts) is counted as its HTTP twin would be: the same series.
+  inProcessObservers.set(app, (route, status, seconds) => {
+    if (status === undefined) aborted.inc({ method: "POST", route });
+    else latency.observe({ method: "POST", route, status }, seconds);
   });
 
   collectProcessMetrics();

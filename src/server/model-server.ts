@@ -20,6 +20,7 @@ import { defineServer, type ServerContext, type ServerDefinition } from "./defin
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
 import { missingBody } from "./base-app.ts";
 import { modelMetricsOf } from "./model-metrics.ts";
+import { inProcessRoutesOf, type InProcessAnswer } from "./in-process-route.ts";
 
 export interface ModelCall {
   sessionId: string;
@@ -43,9 +44,8 @@ export interface ResponsesApiModelSpec<Config> {
 
 type Json = Record<string, unknown>;
 
-function bodyObject(request: FastifyRequest): Json {
-  if (request.body === undefined || request.body === null) throw missingBody();
-  const body = request.body;
+function bodyObject(body: unknown): Json {
+  if (body === undefined || body === null) throw missingBody();
   if (typeof body !== "object" || Array.isArray(body)) {
     throw new RequestValidationError([{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }]);
   }
@@ -77,8 +77,18 @@ export function asBadRequest<T>(convert: () => T): T {
 
 const NO_FLOAT_FIELDS: ReadonlySet<string> = new Set();
 
-function sendSse(reply: FastifyReply, text: string) {
-  return reply.header("content-type", "text/event-stream; charset=utf-8").header("cache-control", "no-cache").send(text);
+/** A dialect's answer, whichever way it is sent: a JSON body, or a replayed event stream. */
+type DialectAnswer = { json: unknown } | { sse: string };
+
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } as const;
+
+function send(reply: FastifyReply, answer: DialectAnswer) {
+  return "sse" in answer ? reply.headers(SSE_HEADERS).send(answer.sse) : answer.json;
+}
+
+/** The same answer for a caller in this process (in-process-route.ts). */
+function inProcessAnswer(answer: DialectAnswer): InProcessAnswer {
+  return "sse" in answer ? { status: 200, jsonText: answer.sse, contentType: SSE_HEADERS["content-type"], headers: { "cache-control": SSE_HEADERS["cache-control"] } } : { body: answer.json };
 }
 
 export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): ServerDefinition<Config> {
@@ -93,20 +103,22 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
       await spec.setup?.(context);
       const callOf = (request: FastifyRequest): ModelCall => ({ sessionId: request.sessionId, rolloutId: request.rolloutId });
       const figures = modelMetricsOf(context.metrics);
-      const responses = async (request: FastifyRequest, params: ResponseCreateParams, rawParams: Json) => {
+      const responses = async (call: ModelCall, params: ResponseCreateParams, rawParams: Json) => {
         const start = performance.now();
-        const response = await spec.responses({ ...callOf(request), params, rawParams: rawParams as ResponseCreateParamsInput }, context);
+        const response = await spec.responses({ ...call, params, rawParams: rawParams as ResponseCreateParamsInput }, context);
         figures.observeCall((performance.now() - start) / 1000, response.usage?.input_tokens, response.usage?.output_tokens);
         return response;
       };
 
-      app.post("/v1/responses", async (request, reply) => {
-        const body = bodyObject(request);
+      // /v1/responses and /v1/chat/completions: one core each, answered over HTTP and in-process alike.
+      const inProcess = inProcessRoutesOf(app, { stripsRolloutPrefix: true });
+      const answerResponses = async (rawBody: unknown, call: ModelCall): Promise<DialectAnswer> => {
+        const body = bodyObject(rawBody);
         // NeMo Gym tests `if not body.get("stream")`: any truthy stream (1, "yes") takes the streaming path.
         if (!jsonTruthy(body.stream)) {
           const params = validateParams(ResponseCreateParamsSchema, body);
           checkToolSchemas(body.tools, responsesToolSchema);
-          return responses(request, params, body);
+          return { json: await responses(call, params, body) };
         }
 
         // A bad request still fails eagerly (422) before the stream is committed.
@@ -116,13 +128,15 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         checkToolSchemas(body.tools, responsesToolSchema);
         let response: NeMoGymResponse;
         try {
-          response = await responses(request, validated.params, validated.body);
+          response = await responses(call, validated.params, validated.body);
         } catch (error) {
           context.log.error({ err: error }, "responses() failed while serving a streaming /v1/responses request");
-          return sendSse(reply, responsesFailureSse(error instanceof Error ? error.message : String(error)));
+          return { sse: responsesFailureSse(error instanceof Error ? error.message : String(error)) };
         }
-        return sendSse(reply, responsesSse(response, namespaces));
-      });
+        return { sse: responsesSse(response, namespaces) };
+      };
+      app.post("/v1/responses", async (request, reply) => send(reply, await answerResponses(request.body, callOf(request))));
+      inProcess.post("/v1/responses", async (call) => inProcessAnswer(await answerResponses(call.body, { sessionId: call.sessionId, rolloutId: call.rolloutId })));
 
       // A server without its own chat path answers chat through responses().
       const chatCompletions =
@@ -133,29 +147,31 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
           return responseToChatCompletion(await spec.responses({ ...call, params, rawParams: converted as ResponseCreateParamsInput }, context));
         });
 
-      app.post("/v1/chat/completions", async (request, reply) => {
-        const body = bodyObject(request);
+      const answerChat = async (rawBody: unknown, call: ModelCall): Promise<DialectAnswer> => {
+        const body = bodyObject(rawBody);
         // Only a genuine boolean true streams; anything else meets the strict schema and its 422.
         const streaming = body.stream === true;
         const { body: sanitized, includeUsage } = streaming ? sanitizeStreamingChatBody(body) : { body, includeUsage: false };
         const params = validateParams(ChatCompletionCreateParamsSchema, sanitized);
         checkToolSchemas(sanitized.tools, chatToolSchema);
         const start = performance.now();
-        const completion = await chatCompletions({ ...callOf(request), params, rawParams: sanitized }, context);
+        const completion = await chatCompletions({ sessionId: call.sessionId, rolloutId: call.rolloutId, params, rawParams: sanitized }, context);
         figures.observeCall((performance.now() - start) / 1000, completion.usage?.prompt_tokens, completion.usage?.completion_tokens);
-        return streaming ? sendSse(reply, chatCompletionSse(completion, includeUsage)) : completion;
-      });
+        return streaming ? { sse: chatCompletionSse(completion, includeUsage) } : { json: completion };
+      };
+      app.post("/v1/chat/completions", async (request, reply) => send(reply, await answerChat(request.body, callOf(request))));
+      inProcess.post("/v1/chat/completions", async (call) => inProcessAnswer(await answerChat(call.body, { sessionId: call.sessionId, rolloutId: call.rolloutId })));
 
       app.post("/v1/messages", async (request, reply) => {
-        const body = bodyObject(request);
+        const body = bodyObject(request.body);
         validateAnthropicIngress(body);
         const converted = anthropicRequestToResponses(body) as Json;
         checkToolSchemas(body.tools, anthropicToolSchema);
         // NeMo Gym builds `NeMoGymResponseCreateParamsNonStreaming(**params)` from the converted fields: lax mode too.
-        const response = await responses(request, validateParams(ResponseCreateParamsSchema, converted), converted);
+        const response = await responses(callOf(request), validateParams(ResponseCreateParamsSchema, converted), converted);
         const message = responsesToAnthropicMessage(response, typeof body.model === "string" && body.model ? body.model : response.model);
         // NeMo Gym tests `if body.get("stream")`: 1 and "yes" stream too.
-        if (jsonTruthy(body.stream)) return sendSse(reply, anthropicMessageToSse(message));
+        if (jsonTruthy(body.stream)) return send(reply, { sse: anthropicMessageToSse(message) });
         // Anthropic messages carry no Python floats; a tool input `{"temperature": 1}` stays `1`.
         reply.wireFloatFields = NO_FLOAT_FIELDS;
         return message;

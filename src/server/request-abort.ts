@@ -28,6 +28,31 @@ export class RequestSignals {
     return controller.signal;
   }
 
+  /**
+   * A signal for a call answered in-process (in-process-route.ts): aborted when `caller` aborts (the caller gave up,
+   * or its deadline passed), or when the server closes. `done()` once the call is answered.
+   */
+  signalForCall(caller: AbortSignal): { signal: AbortSignal; done(): void } {
+    const controller = new AbortController();
+    if (this.#closing || caller.aborted) {
+      controller.abort(this.#closing ? serverClosing() : disconnected());
+      return { signal: controller.signal, done: () => undefined };
+    }
+    this.#inFlight.add(controller);
+    const onAbort = () => {
+      this.#inFlight.delete(controller);
+      controller.abort(disconnected());
+    };
+    caller.addEventListener("abort", onAbort, { once: true });
+    return {
+      signal: controller.signal,
+      done: () => {
+        this.#inFlight.delete(controller);
+        caller.removeEventListener("abort", onAbort);
+      },
+    };
+  }
+
   /** The server begins to close: every in-flight request's signal fires, and any later one is born aborted. */
   abortAll(): void {
     this.#closing = true;

@@ -21,6 +21,7 @@ import { DEFAULT_SESSION_LOCK_LEASE_S, parseSessionStoreSetting, SESSION_LOCK_LE
 import { stateTextCodec, type StateCodecSpec } from "./state-codec.ts";
 import { ServerConfigError } from "./config-error.ts";
 import { sessionsHeldGauge, verifyMetrics } from "./resources-metrics.ts";
+import { inProcessRoutesOf, type InProcessAnswer, type InProcessCall } from "./in-process-route.ts";
 
 export interface ToolContext<Config> {
   sessionId: string;
@@ -256,16 +257,39 @@ export function resourcesServer<
       registerRolloutCleanup(app, sessions);
       const toolContext = (sessionId: string, signal: AbortSignal): ToolContext<Config> => ({ sessionId, config: server.config, server, signal });
       const contextOf = (request: FastifyRequest, reply: FastifyReply) => toolContext(request.sessionId, signals.signalFor(reply.raw));
+      // The same for a call answered in-process: its signal hears the caller give up, as a reply hears it hang up.
+      const callContextOf = (call: InProcessCall) => {
+        const tracked = signals.signalForCall(call.signal);
+        call.onSettled(tracked.done);
+        return toolContext(call.sessionId, tracked.signal);
+      };
+      // Hot routes answered in-process too, for servers co-located with this one (in-process-route.ts).
+      const inProcess = inProcessRoutesOf(app);
 
       // A tool call with an idempotency key runs once per session: a replay gets the first call's answer, byte for byte
       // (kept with the state in a shared store, so any replica replays it).
       let idempotentTool: RouteShorthandOptions;
+      let replies: IdempotentReplies | undefined;
       if (locked) idempotentTool = locked.routeOptions;
       else {
-        const replies = new IdempotentReplies(session_idle_ttl_s * 1000);
-        app.addHook("onClose", async () => replies.close());
-        idempotentTool = idempotentToolRoute(replies, `${spec.name}___${server.instanceName}`);
+        const memory = (replies = new IdempotentReplies(session_idle_ttl_s * 1000));
+        app.addHook("onClose", async () => memory.close());
+        idempotentTool = idempotentToolRoute(memory, `${spec.name}___${server.instanceName}`);
       }
+      const sessionCookieName = `${spec.name}___${server.instanceName}`;
+      /** idempotentToolRoute's hooks for a call in-process: a stored answer to replay, else undefined (the claim, if any, settles with the answer). */
+      const claimInProcess = async (memory: IdempotentReplies, call: InProcessCall): Promise<InProcessAnswer | undefined> => {
+        const key = call.headers[IDEMPOTENCY_KEY_HEADER];
+        if (key === undefined || key === "" || call.cookies[sessionCookieName] === undefined) return undefined;
+        const claim = await memory.claim(call.sessionId, key);
+        if (claim.kind === "replay") {
+          const { status, contentType, body } = claim.reply;
+          // fastify's type for a Buffer sent without one.
+          return { status, jsonText: body.toString("utf8"), contentType: contentType ?? "application/octet-stream" };
+        }
+        call.onSettled((answer) => (answer === undefined ? claim.release() : claim.complete({ status: answer.status, contentType: answer.contentType, body: Buffer.from(answer.text) })));
+        return undefined;
+      };
 
       const createState = async (seed: z.output<Seed> | undefined, context: ToolContext<Config>) => (await spec.state!(seed, context)) as State;
 
@@ -277,24 +301,26 @@ export function resourcesServer<
           ? { mcp: { server_name: server.instanceName, url_path: "/mcp", transport: "http", headers: { [MCP_SESSION_TOKEN_HEADER]: app.sessionCookies.mcpToken.dumps({ sid: sessionId, tools: null }) } } }
           : {};
 
-      app.post("/seed_session", async (request, reply) => {
-        parseBody(SeedSessionRowSchema, request);
-        const seed = parseBody(seedSchema, request) as z.output<Seed>;
-        if (!spec.state) return seedAnswer(request.sessionId);
+      const seedSession = async (row: { body: unknown }, sessionId: string, contextFor: () => ToolContext<Config>) => {
+        parseBody(SeedSessionRowSchema, row);
+        const seed = parseBody(seedSchema, row) as z.output<Seed>;
+        if (!spec.state) return seedAnswer(sessionId);
         // Seeding is idempotent: an existing session keeps its state (NeMo Gym's counter example relies on it).
         if (locked) {
-          const lock = await sessions.lock!(request.sessionId);
+          const lock = await sessions.lock!(sessionId);
           try {
-            const fresh = (await lock.state()) === undefined ? await createState(seed, contextOf(request, reply)) : undefined;
+            const fresh = (await lock.state()) === undefined ? await createState(seed, contextFor()) : undefined;
             await lock.commit(fresh === undefined ? {} : { state: fresh });
           } finally {
             await lock.release();
           }
-        } else if ((await sessions.get(request.sessionId)) === undefined) {
-          await sessions.set(request.sessionId, await createState(seed, contextOf(request, reply)));
+        } else if ((await sessions.get(sessionId)) === undefined) {
+          await sessions.set(sessionId, await createState(seed, contextFor()));
         }
-        return seedAnswer(request.sessionId);
-      });
+        return seedAnswer(sessionId);
+      };
+      app.post("/seed_session", async (request, reply) => seedSession(request, request.sessionId, () => contextOf(request, reply)));
+      inProcess.post("/seed_session", async (call) => ({ body: await seedSession(call, call.sessionId, () => callContextOf(call)) }));
 
       // A shared store: the state under the session's lock (the tool route's, else one taken for this call, as MCP's).
       const withLockedState = async <T>(context: ToolContext<Config>, run: (state: State) => T | Promise<T>, request: FastifyRequest | undefined): Promise<T> => {
@@ -335,6 +361,14 @@ export function resourcesServer<
           const output = await runTool(t, parseBody(t.input, request), contextOf(request, reply), request);
           return t.formatOutput ? reply.type("application/json").send(t.formatOutput(output)) : output;
         });
+        // In-process, with the idempotency claim the route's hooks take (a shared store's locks stay HTTP's alone).
+        if (replies === undefined) continue;
+        inProcess.post(`/${name}`, async (call) => {
+          const replay = await claimInProcess(replies, call);
+          if (replay !== undefined) return replay;
+          const output = await runTool(t, parseBody(t.input, call), callContextOf(call));
+          return t.formatOutput ? { status: 200, jsonText: t.formatOutput(output) } : { body: output };
+        });
       }
 
       const unknownTool = spec.unknownTool;
@@ -368,17 +402,18 @@ export function resourcesServer<
       app.get("/reverify_mode", async (_request, reply) => reply.type("application/json").send(JSON.stringify(spec.reverifyMode ?? "unknown")));
 
       const verifyFloatFields = new Set([...FLOAT_FIELDS, ...(spec.floatFields ?? [])]);
-      app.post("/verify", async (request, reply) => {
-        reply.wireFloatFields = verifyFloatFields;
+      /** /verify's answer; `useFloatFields` sets the answer's Python floats (its errors' too, as reply.wireFloatFields). */
+      const verify = async (request: { body: unknown }, sessionId: string, contextFor: () => ToolContext<Config>, useFloatFields: (fields: ReadonlySet<string>) => void) => {
+        useFloatFields(verifyFloatFields);
         const body = parseBody(verifySchema, request) as VerifyRequest<z.output<VerifyInput>>;
-        const state = spec.state ? await sessions.get(request.sessionId) : undefined;
+        const state = spec.state ? await sessions.get(sessionId) : undefined;
         let result: VerifyResult;
         const verifyStart = performance.now();
         try {
           // Served over MCP, an MCP-native agent records `mcp__<server>__<tool>`: verify scores the bare names, and the
           // response echoes the names as the model emitted them (NeMo Gym's normalize_tool_name).
           const scored = overMcp ? withBareToolNames(body, server.instanceName) : body;
-          result = await spec.verify.run(state, scored, contextOf(request, reply));
+          result = await spec.verify.run(state, scored, contextFor());
         } catch (error) {
           // NeMo Gym's judge_failsafe: a failed judge call is a failure row (collection files it apart), never a reward.
           if (error instanceof JudgeError) {
@@ -388,11 +423,13 @@ export function resourcesServer<
           throw error;
         }
         const { reward, ...extras } = typeof result === "number" ? { reward: result } : result;
-        if (spec.resultFloatFields) reply.wireFloatFields = new Set([...verifyFloatFields, ...spec.resultFloatFields(extras)]);
+        if (spec.resultFloatFields) useFloatFields(new Set([...verifyFloatFields, ...spec.resultFloatFields(extras)]));
         if (typeof reward !== "number" || Number.isNaN(reward)) throw new Error(`${spec.name}.verify returned a non-numeric reward: ${String(reward)}`);
         verifyFigures.observe(reward, (performance.now() - verifyStart) / 1000);
         return { responses_create_params: body.responses_create_params, response: body.response, reward, ...extras };
-      });
+      };
+      app.post("/verify", async (request, reply) => verify(request, request.sessionId, () => contextOf(request, reply), (fields) => (reply.wireFloatFields = fields)));
+      inProcess.post("/verify", async (call) => ({ body: await verify(call, call.sessionId, () => callContextOf(call), (fields) => (call.floatFields = fields)) }));
 
       app.post("/aggregate_metrics", async (request) => {
         const { verify_responses } = parseBody(AggregateMetricsRequestSchema, request);

@@ -12,6 +12,7 @@ import { Registry } from "prom-client";
 import { flushTracing, startTracingFromConfig, TracingConfigError } from "../metrics/tracing.ts";
 import { registerRequestTracing } from "./tracing.ts";
 import { registerRolloutMetrics } from "./agent-metrics.ts";
+import { inProcessRoutesOf } from "./in-process-route.ts";
 import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "./session-cookie.ts";
 
 export interface BuildServerOptions {
@@ -26,6 +27,11 @@ export interface BuildServerOptions {
   sessionSigning?: SessionSigning;
   /** The graph's head token, for the client this builds (ignored with `client`). */
   headToken?: string;
+  /**
+   * Servers sharing `client` in this process (a co-located group) call this one in-process: `client` routes their
+   * calls to its in-process routes (in-process-route.ts) instead of over HTTP. Needs `client`.
+   */
+  coLocated?: boolean;
 }
 
 export interface BuiltServer<Config = unknown> {
@@ -67,6 +73,13 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   registerRequestTracing(app, options.instanceName);
   if (definition.serverType === "responses_api_agents") registerRolloutMetrics(app, context.metrics);
   await definition.register(app, context);
+  if (options.coLocated) {
+    if (ownsClient) throw new Error("coLocated needs the client the group's servers share");
+    const routes = inProcessRoutesOf(app);
+    client.serveLocally(options.instanceName, { post: (path, request) => routes.answer(path, request) });
+    // Closed, it answers nothing in-process: calls to it then go over HTTP (refused, as to a stopped process).
+    app.addHook("onClose", async () => client.stopServingLocally(options.instanceName));
+  }
   app.addHook("onClose", async () => {
     await definition.close?.(context);
     if (ownsClient) await client.close();

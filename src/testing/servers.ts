@@ -11,7 +11,7 @@ import { cookieHeader, cookiesFromSetCookie, HttpClient, ServerClient, type Http
 import { parseWire } from "../protocol/wire-json.ts";
 import type { ServerContext, ServerDefinition } from "../server/definition.ts";
 import { buildServer } from "../server/serve.ts";
-import { startInProcess, type InProcessGraph } from "./in-process.ts";
+import { startInProcess, type InProcessGraph, type InProcessOptions } from "./in-process.ts";
 
 /** The instances of a test graph: `{ instanceName: [definition, its config fields] }`. */
 export type TestServers = Record<string, [ServerDefinition, Record<string, unknown>?]>;
@@ -39,9 +39,9 @@ export async function serverDefinition(folder: string, entrypoint = "app.ts"): P
 }
 
 /** Starts each instance on its own loopback port (real HTTP); `close()` stops them all. */
-export async function startServers(servers: TestServers, topLevel: ConfigDict = {}): Promise<InProcessGraph> {
+export async function startServers(servers: TestServers, topLevel: ConfigDict = {}, options: InProcessOptions = {}): Promise<InProcessGraph> {
   const { config, definitions } = testConfig(servers, topLevel);
-  return startInProcess(config, definitions);
+  return startInProcess(config, definitions, options);
 }
 
 /** An HTTP client for tests: a short connect timeout, no retries (a test wants the first failure). */
