@@ -91,7 +91,7 @@ const SERVER_ROLES = ["agent", "model", "environment"] as const;
 
 const levelKey = (level: CollectionLevel) => `${levelName(level)}@${level.concurrency}`;
 /** The separate-process twin of a co-located key: what a side without co-located rows (main before them) is compared by. */
-const separateKey = (key: string) => key.replace(" (co-located)@", "@");
+const separateKey = (key: string) => key.replace(/ \(co-located ×\d+\)@/, "@");
 
 function medianOf(side: AbSide, key: string, pick: (level: CollectionLevel) => number): number | undefined {
   const values = side.runs.flatMap((run) => run.levels.filter((level) => levelKey(level) === key).map(pick));

@@ -10,7 +10,7 @@
 // adds space-separated Hydra overrides to the config (e.g. `++global_aiohttp_connector_limit_per_host=128`);
 // `BENCH_COLLECTION_TRACE=/tmp/trace` writes each level's /run start and latency (ms) to /tmp/trace-<level>.tsv.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -24,15 +24,15 @@ import { loadGlobalConfig, PROJECT_ROOT } from "../src/config/index.ts";
 import { launchServers, type RunningServers } from "../src/cli/launcher.ts";
 import { collectRollouts } from "../src/rollouts/collect.ts";
 import { fixed, formatTable, percentile } from "./measure.ts";
-import { openFileLimit, peakRssBytes, processCpuMs, resetPeakRss, rssBytes, tcpCounters } from "./proc-stats.ts";
+import { openFileLimit, peakRssBytes, processCpuMs, processTree, resetPeakRss, rssBytes, sumOver, tcpCounters } from "./proc-stats.ts";
 import type { SamplerPeaks, SamplerRequest } from "./sampler-child.ts";
 
 const MODEL_CONFIG = "responses_api_models/scripted_model/configs/scripted_model.yaml";
 
 interface EnvironmentSpec {
   name: string;
-  /** `co_located: true`: the three servers in one process, calling each other in-process (a row of its own). */
-  coLocated?: boolean;
+  /** `co_located: true`: the three servers in one process (or `processes` such), calling each other in-process. */
+  coLocated?: { processes: number };
   config: string;
   agent: string;
   input: string;
@@ -55,10 +55,11 @@ const ENVIRONMENTS: EnvironmentSpec[] = [
       ...(process.env.BENCH_COLLECTION_65536 === "1" ? [{ concurrency: 65_536, rollouts: 65_536, unscaled: true }] : []),
     ],
   },
-  {
-    // The same graph co-located: agent, model and environment in one process (README: when to use it).
+  // The same graph co-located: agent, model and environment in one process, then one such process per core
+  // (co_located_processes; README: when to use it).
+  ...[1, availableParallelism()].map((processes) => ({
     name: "example_single_tool_call",
-    coLocated: true,
+    coLocated: { processes },
     config: "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
     agent: "example_single_tool_call_simple_agent",
     input: "resources_servers/example_single_tool_call/data/example.jsonl",
@@ -66,7 +67,7 @@ const ENVIRONMENTS: EnvironmentSpec[] = [
       { concurrency: 64, rollouts: 2_000 },
       { concurrency: 1024, rollouts: 10_000 },
     ],
-  },
+  })),
   {
     name: "example_multi_step",
     config: "resources_servers/example_multi_step/configs/example_multi_step.yaml",
@@ -85,8 +86,9 @@ type PerRole<T> = Record<Role, T>;
 
 export interface CollectionLevel {
   environment: string;
-  /** How the servers ran: each in its own process (absent in older results), or co-located in one. */
+  /** How the servers ran: each in its own process (absent in older results), or co-located (in `processes` processes). */
   mode?: "separate" | "co-located";
+  processes?: number;
   concurrency: number;
   rollouts: number;
   succeeded: number;
@@ -177,7 +179,7 @@ async function startStack(spec: EnvironmentSpec): Promise<{ running: RunningServ
   const { raw, resolved } = await loadGlobalConfig({
     configPaths: [spec.config, MODEL_CONFIG],
     // Any free port for the head server, so the bench never collides with a running `gym env start`.
-    overrides: ["++head_server.port=0", ...(spec.coLocated ? ["++co_located=true"] : []), ...(process.env.BENCH_COLLECTION_OVERRIDES?.split(/\s+/).filter(Boolean) ?? [])],
+    overrides: ["++head_server.port=0", ...(spec.coLocated ? ["++co_located=true", `++co_located_processes=${spec.coLocated.processes}`] : []), ...(process.env.BENCH_COLLECTION_OVERRIDES?.split(/\s+/).filter(Boolean) ?? [])],
     envYamlPath: null,
     requireServers: true,
     logger: { warn: (message) => status(`WARNING ${message}`) },
@@ -284,12 +286,16 @@ async function runLevel(
 
   collectGarbage();
   const collectorRssAtStart = rssBytes(process.pid);
-  for (const role of ROLES) resetPeakRss(pids[role]);
+  // A server role's figures are its process's and its descendants' (a co-located group over several processes is a
+  // cluster primary and its workers); the collector's are this process's alone (its descendants are the servers).
+  const processesOf = (role: Role) => (role === "collector" ? [pids[role]] : processTree(pids[role]));
+  const cpuOf = (role: Role) => sumOver(processesOf(role), processCpuMs);
+  for (const role of ROLES) processesOf(role).forEach(resetPeakRss);
   await sampler.start(pids, ports);
   // The collector's JS heap, sampled in-process (cheap: no /proc read).
   let peakHeap = getHeapStatistics().used_heap_size;
   const heapSampler = setInterval(() => (peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size)), 250);
-  const cpuBefore = Object.fromEntries(ROLES.map((role) => [role, processCpuMs(pids[role])])) as PerRole<number | null>;
+  const cpuBefore = Object.fromEntries(ROLES.map((role) => [role, cpuOf(role)])) as PerRole<number | null>;
   const selfBefore = process.cpuUsage();
   const tcpBefore = tcpCounters();
   const start = performance.now();
@@ -322,10 +328,10 @@ async function runLevel(
   // A role in the same process as an earlier one (co-located) has no figures of its own: they are that role's.
   const sharesProcess = (role: Role) => ROLES.slice(0, ROLES.indexOf(role)).some((earlier) => pids[earlier] === pids[role]);
   for (const role of ROLES) {
-    const after = role === "collector" ? null : processCpuMs(pids[role]);
+    const after = role === "collector" ? null : cpuOf(role);
     cpuMs[role] = sharesProcess(role) ? null : role === "collector" ? (self.user + self.system) / 1000 : after === null || cpuBefore[role] === null ? null : after - cpuBefore[role]!;
   }
-  const peakRssMb = Object.fromEntries(ROLES.map((role) => [role, sharesProcess(role) ? NaN : (peakRssBytes(pids[role]) ?? NaN) / 2 ** 20])) as PerRole<number | null>;
+  const peakRssMb = Object.fromEntries(ROLES.map((role) => [role, sharesProcess(role) ? NaN : (sumOver(processesOf(role), peakRssBytes) ?? NaN) / 2 ** 20])) as PerRole<number | null>;
   for (const role of ROLES) if (Number.isNaN(peakRssMb[role])) peakRssMb[role] = null;
 
   const total = summary.total;
@@ -344,6 +350,7 @@ async function runLevel(
   return {
     environment: spec.name,
     mode: spec.coLocated ? "co-located" : "separate",
+    ...(spec.coLocated ? { processes: spec.coLocated.processes } : {}),
     concurrency: level.concurrency,
     rollouts: total,
     succeeded: summary.succeeded,
@@ -397,11 +404,11 @@ export async function collectionBench(options: { scale?: number } = {}): Promise
   try {
     const only = process.env.BENCH_COLLECTION_ONLY;
     for (const spec of ENVIRONMENTS.filter((e) => !only || e.name === only)) {
-      status(`${spec.name}: starting the environment, simple_agent and scripted_model (${spec.coLocated ? "co-located: one process" : "one process each"})`);
+      status(`${spec.name}: starting the environment, simple_agent and scripted_model (${spec.coLocated ? `co-located: ${spec.coLocated.processes} process(es)` : "one process each"})`);
       const stack = await startStack(spec);
       current = stack.running;
       try {
-        result.processes[`${spec.name}${spec.coLocated ? " (co-located)" : ""}`] = stack.running.instances.map((i) => ({ role: roleOf(i.server_type), instance: i.process_name, pid: i.pid! }));
+        result.processes[`${spec.name}${spec.coLocated ? ` (co-located ×${spec.coLocated.processes})` : ""}`] = stack.running.instances.map((i) => ({ role: roleOf(i.server_type), instance: i.process_name, pid: i.pid! }));
         // Warm-up (not reported): JIT, connection pools.
         await runLevel(spec, stack, sampler, { concurrency: 32, rollouts: 200 }, directory, `${spec.name}-warmup`);
         for (const level of spec.levels) {
@@ -436,7 +443,7 @@ export async function collectionBench(options: { scale?: number } = {}): Promise
 
 const mb = (value: number | null) => (value === null ? "—" : fixed(value, 0));
 /** The environment column: its name, and how its servers ran when co-located. */
-export const levelName = (level: CollectionLevel) => `${level.environment}${level.mode === "co-located" ? " (co-located)" : ""}`;
+export const levelName = (level: CollectionLevel) => `${level.environment}${level.mode === "co-located" ? ` (co-located ×${level.processes ?? 1})` : ""}`;
 const ms = (value: number | null) => (value === null ? "—" : fixed(value, 2));
 
 export function formatCollection(result: CollectionResult): string {
@@ -491,7 +498,7 @@ export function formatCollection(result: CollectionResult): string {
     `latency: POST /run to its answer as collectRollouts sees it (successful attempts; at high concurrency, waiting in the client pool included)`,
     `CPU: utime + stime of each server process (/proc) and of this process (collector and head server; the /proc sampling runs in a process of its own); peak RSS: VmHWM, reset before each level`,
     `accept queue: connections a server has not yet accepted (sampled every 250 ms); drops and SYN retransmits: this machine's TCP counters over the level`,
-    `co-located: agent, model and environment in one process (co_located: true): its CPU, RSS and descriptors are in the agent column`,
+    `co-located ×N: agent, model and environment in one process, or N such processes sharing the ports (co_located: true, co_located_processes: N): their CPU, RSS (summed over the processes) and descriptors are in the agent column`,
   ];
   const totals = `failures in total: ${result.levels.reduce((sum, l) => sum + l.failed, 0)} rollouts, ${result.levels.reduce((sum, l) => sum + l.failedAttempts, 0)} failed attempts`;
   return [notes.join("\n"), throughput, cpu, memory, sockets, ...failures, totals].join("\n\n");

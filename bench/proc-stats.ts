@@ -115,3 +115,25 @@ export function acceptQueues(ports: number[]): Map<number, number> {
   }
   return queues;
 }
+
+/** `pid` and its live descendants (a cluster primary and its workers), from /proc/<pid>/task/<tid>/children. */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${tree[i]}/task`)) {
+        const children = readFileSync(`/proc/${tree[i]}/task/${task}/children`, "utf8").trim();
+        if (children) tree.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone, or no children file (older kernels): what was found
+    }
+  }
+  return tree;
+}
+
+/** Sums `read` over `pids`; null when none could be read. */
+export function sumOver(pids: number[], read: (pid: number) => number | null): number | null {
+  const values = pids.map(read).filter((value): value is number => value !== null);
+  return values.length ? values.reduce((a, b) => a + b, 0) : null;
+}

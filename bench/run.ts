@@ -11,6 +11,7 @@ import { formatSandbox, sandboxBench } from "./sandbox.ts";
 import { codeBench, formatCode } from "./code.ts";
 import { abCollection, formatAb } from "./ab.ts";
 import { formatQueue, queueBench } from "./queue.ts";
+import { formatWrk, wrkBench } from "./wrk-load.ts";
 
 const suites: Record<string, { title: string; run: () => Promise<{ result: unknown; text: string }> }> = {
   "model-proxy": {
@@ -25,6 +26,13 @@ const suites: Record<string, { title: string; run: () => Promise<{ result: unkno
     async run() {
       const result = await collectionBench();
       return { result, text: formatCollection(result) };
+    },
+  },
+  wrk: {
+    title: "Load from wrk (one fixed row posted to /run) against `gym env start`: separate processes, co-located ×1 and ×cores; servers' CPU",
+    async run() {
+      const result = await wrkBench();
+      return { result, text: formatWrk(result) };
     },
   },
   queue: {
@@ -68,6 +76,7 @@ const USAGE = (): string =>
   [
     "usage: npm run bench [-- --help] [suite…]   (no suite: all of them; the run is stored in bench/last-run.json)",
     "       npm run bench collection -- --ab <rev> [--rounds N]   (A/B: that commit's collection suite vs this tree's, alternating)",
+    "       npm run bench wrk -- --ab <rev> [--rounds N]          (A/B: that commit's servers vs this tree's under the same wrk load)",
     "",
     "suites:",
     ...Object.entries(suites).map(([name, suite]) => `  ${name.padEnd(12)} ${suite.title}`),
@@ -103,10 +112,20 @@ async function main(args: string[]) {
     return;
   }
   const selected = options.suites;
+  if (options.ab !== undefined && selected.length === 1 && selected[0] === "wrk") {
+    // Both trees' own `gym env start` under one wrk driver (bench/wrk-load.ts).
+    process.stdout.write(`machine: ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}\n\n## wrk A/B\n\n`);
+    const result = await wrkBench({ ab: options.ab, rounds: options.rounds });
+    process.stdout.write(`${formatWrk(result)}\n`);
+    const path = fileURLToPath(new URL("./last-run.json", import.meta.url));
+    writeFileSync(path, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, wrk_ab: result }, null, 2) + "\n");
+    process.stdout.write(`\nstored ${path}\n`);
+    return;
+  }
   if (options.ab !== undefined) {
-    // A/B runs the collection suite only, each side in its own child process (bench/ab.ts).
+    // A/B runs the collection suite (bench/ab.ts: each side in its own child process) or the wrk suite (above).
     if (selected.some((name) => name !== "collection")) {
-      process.stderr.write("bench: --ab compares the collection suite only: npm run bench collection -- --ab <rev>\n");
+      process.stderr.write("bench: --ab compares the collection suite (npm run bench collection -- --ab <rev>) or the wrk suite (npm run bench wrk -- --ab <rev>)\n");
       process.exitCode = 2;
       return;
     }

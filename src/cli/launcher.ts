@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { ConfigError, CO_LOCATED_ENV, processGroups, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
+import { ConfigError, CO_LOCATED_ENV, coLocatedProcesses, processGroups, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
 import { HttpClient } from "../client/index.ts";
 import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
@@ -82,7 +82,7 @@ function pipeWithPrefix(stream: NodeJS.ReadableStream | null, prefix: string, lo
 }
 
 /** The message of type `type` about `instanceName` from its process (a "failed" one about any of its instances rejects). */
-function waitForMessage<T extends ChildMessage["type"]>(child: Child, instanceName: string, type: T, timeoutMs: number, what: string): Promise<Extract<ChildMessage, { type: T }>> {
+function waitForMessage<T extends "listening" | "config-applied">(child: Child, instanceName: string, type: T, timeoutMs: number, what: string): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`${instanceName} did not ${what} within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (message: ChildMessage) => {
@@ -90,7 +90,7 @@ function waitForMessage<T extends ChildMessage["type"]>(child: Child, instanceNa
         // A config mistake (a busy port, a bad field) is the user's to fix: one line; anything else keeps its stack.
         const text = `${message.instanceName} failed to start: ${message.error}`;
         done(message.userError ? new ConfigError(text) : new Error(text));
-      } else if (message.type === type && message.instanceName === instanceName) done(undefined, message as Extract<ChildMessage, { type: T }>);
+      } else if (message.type === type && "instanceName" in message && message.instanceName === instanceName) done(undefined, message as Extract<ChildMessage, { type: T }>);
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       done(new Error(`${child.label} exited (${signal ?? `code ${code}`}) before ${instanceName} could ${what}; its output is above`));
@@ -127,6 +127,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   await checkServersBeforeStart(instances, resolved);
   // One process per instance, or per co-located group (`co_located`: its servers call each other in-process).
   const groups = processGroups(resolved, instances.map((instance) => instance.instanceName));
+  const groupProcesses = coLocatedProcesses(resolved);
   // Per graph: the token that unlocks the head server's secrets (NEMO_GYM_HEAD_TOKEN when set, so a client can be
   // given it beforehand), and the session signing every server shares.
   const headToken = process.env[HEAD_TOKEN_ENV] || newGraphSecret();
@@ -254,7 +255,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   for (const child of children) {
     child.instances.forEach((instance, i) => {
       const record = child.records[i]!;
-      const together = child.instances.length > 1 ? ` (one process: ${child.label})` : "";
+      const together = child.instances.length > 1 ? (groupProcesses > 1 ? ` (co-located in ${groupProcesses} processes: ${child.label})` : ` (one process: ${child.label})`) : "";
       log(`(launcher)   ${instance.instanceName} (${instance.serverType}/${instance.implementation}) ${record.url} pid ${record.pid}${together}`);
     });
   }

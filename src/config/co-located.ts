@@ -3,12 +3,31 @@
 //   co_located: true                       every server of the graph in one process
 //   co_located: [agent, model, env]        these in one process, the rest each in its own
 //   co_located: [[agent, model], [env2]]   one process per list
+//   co_located_processes: 2              every co-located group as that many processes (one per core), each running
+//                                        the whole group on the same ports (Node's cluster shares the listening
+//                                        sockets); a rollout's calls stay in the process its /run reached
 // A server that blocks its event loop (heavy synchronous verify, a native library) belongs in its own process:
 // co-located, it stalls every server beside it.
 import { ConfigError } from "./errors.ts";
 import type { ConfigDict } from "./types.ts";
 
 export const CO_LOCATED_KEY = "co_located";
+export const CO_LOCATED_PROCESSES_KEY = "co_located_processes";
+
+/**
+ * How many processes run each co-located group (`co_located_processes`, default 1). More than one is refused without
+ * a co-located group: it would change nothing.
+ */
+export function coLocatedProcesses(config: ConfigDict): number {
+  const value = config[CO_LOCATED_PROCESSES_KEY];
+  if (value === undefined || value === null) return 1;
+  const count = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > 256) {
+    throw new ConfigError(`${CO_LOCATED_PROCESSES_KEY} must be a whole number from 1 to 256 (processes per co-located group), got ${JSON.stringify(value)}`, "invalid_config", { paths: [CO_LOCATED_PROCESSES_KEY] });
+  }
+  return count;
+}
+
 /** Set by the launcher on a co-located group's process: its instances, comma-separated (src/server/child-main.ts). */
 export const CO_LOCATED_ENV = "NEMO_GYM_CO_LOCATED";
 
@@ -19,6 +38,9 @@ export const CO_LOCATED_ENV = "NEMO_GYM_CO_LOCATED";
 export function processGroups(config: ConfigDict, instanceNames: readonly string[]): string[][] {
   const setting = config[CO_LOCATED_KEY];
   const groups = coLocatedGroups(setting, instanceNames);
+  if (coLocatedProcesses(config) > 1 && groups.length === 0) {
+    throw new ConfigError(`${CO_LOCATED_PROCESSES_KEY} applies to co-located servers, and ${CO_LOCATED_KEY} names none`, "invalid_config", { paths: [CO_LOCATED_PROCESSES_KEY] });
+  }
   const groupOf = new Map<string, string[]>();
   for (const group of groups) for (const name of group) groupOf.set(name, group);
   const result: string[][] = [];

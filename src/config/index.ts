@@ -38,4 +38,4 @@ export {
 export { fillDefaults } from "./defaults.ts";
 export { maskSecrets, isSecretKey, redactSecrets, type RedactOptions } from "./secrets.ts";
 export { loadGlobalConfig, envYamlPathsOf, copyEnvYamlPaths, NO_MODEL_CONFIG, type GlobalConfig, type LoadGlobalConfigOptions } from "./load.ts";
-export { CO_LOCATED_ENV, CO_LOCATED_KEY, processGroups } from "./co-located.ts";
+export { CO_LOCATED_ENV, CO_LOCATED_KEY, CO_LOCATED_PROCESSES_KEY, coLocatedProcesses, processGroups } from "./co-located.ts";

@@ -89,6 +89,7 @@ export const RESERVED_TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   "otel_exporter_otlp_endpoint",
   // Servers that share one process and call each other in-process (ours: src/config/co-located.ts).
   "co_located",
+  "co_located_processes",
 ]);
 
 export function isServerType(value: unknown): value is ServerType {

@@ -152,11 +152,25 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
   const settledListeners: ((answer: SettledAnswer | undefined) => void)[] = [];
   let body: unknown;
 
-  // The HTTP client's deadline, as a timer cleared when the answer is in: an AbortSignal.timeout would hold this
-  // call's closures (its body, its answer) for the whole deadline after the call is done.
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), request.deadlineMs);
-  const signal = request.signal ? AbortSignal.any([deadline.signal, request.signal]) : deadline.signal;
+  // The call ends when its deadline passes or its caller gives up: one signal for the handler, aborted by a timer
+  // cleared when the answer is in (an AbortSignal.timeout would hold this call's closures, its body and its answer,
+  // for the whole deadline) or by the caller's signal (one listener, taken off at the end; AbortSignal.any would
+  // cost a signal and its bookkeeping per call).
+  const ended = new AbortController();
+  const signal = ended.signal;
+  let endCall!: (reason: unknown) => void;
+  const stopped = new Promise<never>((_resolve, reject) => (endCall = reject));
+  const timer = setTimeout(() => {
+    ended.abort();
+    endCall(new DeadlineExceededError(request.url, request.deadlineMs));
+  }, request.deadlineMs);
+  const caller = request.signal;
+  const onCallerGone = () => {
+    ended.abort(caller!.reason);
+    endCall(caller!.reason);
+  };
+  if (caller?.aborted) onCallerGone();
+  else caller?.addEventListener("abort", onCallerGone, { once: true });
   const call: InProcessCall = {
     body: undefined,
     cookies,
@@ -196,10 +210,9 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
   };
 
   const answering = run();
-  const stop = abortedBy(signal, () => (deadline.signal.aborted ? new DeadlineExceededError(request.url, request.deadlineMs) : request.signal?.reason));
   let answer: Answer;
   try {
-    answer = await Promise.race([answering, stop.promise]);
+    answer = await Promise.race([answering, stopped]);
   } catch (error) {
     // Nobody reads this answer any more (the caller gave up, or its deadline passed), as over HTTP.
     answering.catch(() => undefined);
@@ -208,7 +221,7 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
     throw error;
   } finally {
     clearTimeout(timer);
-    stop.cancel();
+    caller?.removeEventListener("abort", onCallerGone);
   }
   for (const listener of settledListeners) listener({ status: answer.status, contentType: answer.contentType, text: answer.text });
   observeInProcessAnswer(app, route.pattern, answer.status, started);
@@ -239,15 +252,4 @@ function readBody(text: string, maxJsonDepth: number): unknown {
     }
     throw error;
   }
-}
-
-/** A promise that rejects with `reason()` once `signal` aborts, until `cancel()` takes its listener off the signal. */
-function abortedBy(signal: AbortSignal, reason: () => unknown): { promise: Promise<never>; cancel(): void } {
-  let onAbort = () => undefined as void;
-  const promise = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(reason());
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  return { promise, cancel: () => signal.removeEventListener("abort", onAbort) };
 }

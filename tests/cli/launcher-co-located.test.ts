@@ -4,6 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { HttpClient } from "../../src/client/index.ts";
 import { processesWithMarker, runGym, waitUntilDead } from "./gym-process.ts";
 import { COUNTER_CONFIGS, http, startGraph } from "./launcher-graph.ts";
 
@@ -46,4 +48,61 @@ test("co_located naming no server of the graph fails the start before any server
   assert.notEqual(result.code, 0);
   assert.match(result.output, /co_located: 'policy_modle' is no server of this graph/);
   assert.deepEqual(await waitUntilDead(processesWithMarker(marker)), []);
+});
+
+/** The live children of `pid` (a cluster primary's workers). */
+const childrenOf = (pid: number): number[] => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+};
+
+test("co_located_processes: 2 runs the group as two processes on the same ports; rollouts over a shared Redis session store all score; Ctrl-C stops every process", async () => {
+  const marker = randomUUID();
+  const { gym, headUrl, pids } = await startGraph(
+    ["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0", "++co_located=true", "++co_located_processes=2", `++${RESOURCES}.resources_servers.example_session_state_mgmt.session_store=redis://127.0.0.1:6379/0`],
+    marker,
+  );
+  let workers: number[] = [];
+  try {
+    assert.equal(new Set(pids).size, 1, "one group, one primary");
+    workers = childrenOf(pids[0]!);
+    assert.equal(workers.length, 2, `two worker processes under the primary (${workers})`);
+    assert.match(gym.output(), /co-located in 2 processes/);
+    const instances = (await http.request(`${headUrl}/server_instances`)).json<{ process_name: string; url: string }[]>();
+    const agent = instances.find((i) => i.process_name === AGENT)!;
+    // "Increase the counter by 10 and report what it reads.", from a start of its own per rollout: a reward of 1 needs
+    // the tool call's state change to be seen by /verify, whichever worker each call reached.
+    const row = JSON.parse(readFileSync("resources_servers/example_session_state_mgmt/data/example.jsonl", "utf8").split("\n")[1]!);
+    // Many connections at once (a client each): the cluster spreads them over both workers.
+    const clients = Array.from({ length: 24 }, () => new HttpClient({ connectTimeoutMs: 2000, deadlineMs: 10_000, maxRetries: 0 }));
+    try {
+      const answers = await Promise.all(clients.map((client, i) => client.request(`${agent.url}/run`, { method: "POST", json: { ...row, initial_count: i, expected_count: i + 10 } })));
+      assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200), answers.find((a) => a.status !== 200)?.text);
+      assert.deepEqual(answers.map((a) => a.json<{ reward: number }>().reward), answers.map(() => 1), "every rollout scores");
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  } finally {
+    gym.child.kill("SIGINT");
+  }
+  assert.equal((await gym.exited).code, 0);
+  assert.deepEqual(await waitUntilDead([...pids, ...workers]), [], "the primary and both workers have exited");
+  assert.deepEqual(processesWithMarker(marker), []);
+});
+
+test("co_located_processes: 2 with a stateful environment on memory sessions fails the start, saying why and what to set", async () => {
+  const marker = randomUUID();
+  const result = await runGym(["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0", "++co_located=true", "++co_located_processes=2"], { env: { GYM_TEST_MARKER: marker } });
+  assert.notEqual(result.code, 0);
+  assert.match(result.output, /co_located_processes: 2 runs 'example_session_state_mgmt_resources_server' in 2 processes.*session_store=redis:\/\//);
+  assert.deepEqual(await waitUntilDead(processesWithMarker(marker)), []);
+});
+
+test("co_located_processes without co_located is refused: it would change nothing", async () => {
+  const result = await runGym(["env", "start", ...COUNTER_CONFIGS, "++head_server.port=0", "++co_located_processes=2"]);
+  assert.notEqual(result.code, 0);
+  assert.match(result.output, /co_located_processes applies to co-located servers, and co_located names none/);
 });
