@@ -3,9 +3,8 @@
 // A rollout that could not be completed goes to the failures file with its failure class and attempt —
 // never with a reward — and is retried a bounded number of times; `--resume` continues a killed run.
 import { existsSync } from "node:fs";
-import { DeadlineExceededError, TransportError, type HttpResponse, type ServerClient } from "../client/index.ts";
-import { INNER_STATUS_HEADER } from "../protocol/errors.ts";
-import { FAILURE_CLASS_HEADER, isInfrastructureFailureClass } from "../protocol/failures.ts";
+import type { ServerClient } from "../client/index.ts";
+import { attemptRun, attemptUntilDone, outcomeName, type Failure, type FailureClass } from "./attempt.ts";
 import { failureChain, formatFailureChain, type FailureLink } from "../protocol/failure-chain.ts";
 import { UserError } from "../config/errors.ts";
 import { formatKeyMetrics, metricsByAgent, serverMetrics, type AgentMetricsEntry } from "./aggregate.ts";
@@ -55,8 +54,7 @@ export interface CollectOptions extends MaterializeOptions {
   progressStream?: NodeJS.WriteStream;
 }
 
-/** Ours, plus any class an agent reports itself in `_ng_failure_class`. */
-export type FailureClass = "transport" | "timeout" | "environment_unavailable" | "invalid_inner_answer" | "agent_error" | "bad_request" | "not_implemented" | "invalid_result" | (string & {});
+export type { FailureClass } from "./attempt.ts";
 
 export interface CollectSummary {
   materializedPath: string;
@@ -97,111 +95,6 @@ export function defaultMaxAttempts(): number {
   const fromEnv = Number(process.env.NEMO_GYM_MAX_ROLLOUT_ATTEMPTS);
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 3;
 }
-
-export interface Failure {
-  failureClass: FailureClass;
-  message: string;
-  status?: number;
-  /** Retrying cannot help: the request itself is wrong, or the agent said so. */
-  terminal: boolean;
-  /** Extra fields an agent reported with its own failure. */
-  reported?: Row;
-  /** The server whose answer `message` is (the agent, for an error status), for display. */
-  answeredBy?: string;
-}
-
-export type Outcome = { result: Row } | { failure: Failure } | { dropped: true };
-
-const outcomeName = (outcome: Outcome) => ("result" in outcome ? "succeeded" : "dropped" in outcome ? "dropped" : "failed");
-
-const isClientError = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
-
-/**
- * A /run that answered an error. A 4xx is the row's fault and final. An agent's 500 that relays an inner server's
- * 4xx (the environment refused the row) or 501 (it cannot score such a row) is final too: no attempt can change it.
- */
-function failureOfStatus(answer: HttpResponse, agent: string): Failure {
-  return { ...statusFailure(answer), answeredBy: agent };
-}
-
-function statusFailure(answer: HttpResponse): Failure {
-  const message = answer.text.slice(0, 4000);
-  if (isClientError(answer.status)) return { failureClass: "bad_request", status: answer.status, message, terminal: true };
-  // The agent typed an infrastructure failure (a reset, a deadline, an answer that was not the server's): retried as such.
-  const reported = answer.headers[FAILURE_CLASS_HEADER];
-  if (answer.status >= 500 && isInfrastructureFailureClass(reported)) return { failureClass: reported, status: answer.status, message, terminal: false };
-  const inner = Number(answer.headers[INNER_STATUS_HEADER]);
-  if (answer.status === 500 && isClientError(inner)) return { failureClass: "bad_request", status: answer.status, message: `an inner server answered ${inner}: ${message}`, terminal: true };
-  if (answer.status === 500 && inner === 501) return { failureClass: "not_implemented", status: answer.status, message: `an inner server answered 501: ${message}`, terminal: true };
-  return { failureClass: "agent_error", status: answer.status, message, terminal: false };
-}
-
-export async function attemptRun(client: ServerClient, row: Row, deadlineMs: number | undefined, signal: AbortSignal): Promise<Outcome> {
-  const agent = (row.agent_ref as { name: string }).name;
-  try {
-    // Transport retries happen here, one attempt at a time, so that each is counted and recorded.
-    const answer = await client.post(agent, "/run", { json: row, deadlineMs, maxRetries: 0, signal });
-    if (!answer.ok) return { failure: failureOfStatus(answer, agent) };
-    let result: unknown;
-    try {
-      result = answer.json();
-    } catch {
-      return { failure: { failureClass: "invalid_result", message: `/run answered with a body that is not JSON: ${answer.text.slice(0, 1000)}`, terminal: false } };
-    }
-    if (result === null || typeof result !== "object" || Array.isArray(result)) {
-      return { failure: { failureClass: "invalid_result", message: `/run answered something that is not an object: ${answer.text.slice(0, 1000)}`, terminal: false } };
-    }
-    const verified = result as Row;
-    if (verified._ng_no_persist === true) return { dropped: true };
-    if (typeof verified._ng_failure_class === "string") {
-      const { _ng_failure_class, _ng_failure_terminal, ...reported } = verified;
-      return { failure: { failureClass: _ng_failure_class, message: String(reported.error ?? reported._ng_failure_judge_error ?? reported.message ?? "reported by the agent"), terminal: _ng_failure_terminal === true, reported } };
-    }
-    if (typeof verified.reward !== "number" || !Number.isFinite(verified.reward)) {
-      return { failure: { failureClass: "invalid_result", message: `/run answered without a numeric reward: ${answer.text.slice(0, 1000)}`, terminal: false } };
-    }
-    return { result: verified };
-  } catch (error) {
-    if (signal.aborted) return { failure: { failureClass: "interrupted", message: `the run stopped: ${String(signal.reason?.message ?? signal.reason)}`, terminal: false } };
-    if (error instanceof DeadlineExceededError) return { failure: { failureClass: "timeout", message: error.message, terminal: false } };
-    if (error instanceof TransportError) return { failure: { failureClass: "transport", message: error.message, terminal: false } };
-    // A configuration mistake (an agent the client cannot address) fails every attempt alike: the run stops at once.
-    if (error instanceof UserError) throw error;
-    return { failure: { failureClass: "invalid_result", message: (error as Error).message, terminal: false } };
-  }
-}
-
-/** NeMo Gym's rollout line: the verify response, then the row's bookkeeping keys. */
-export function rolloutLine(row: Row, result: Row): Row {
-  const line: Row = { ...result, _ng_task_index: row._ng_task_index, _ng_rollout_index: row._ng_rollout_index, agent_ref: row.agent_ref };
-  if (row._ng_attempt_index !== undefined) line._ng_attempt_index = row._ng_attempt_index;
-  return line;
-}
-
-/** `outage`: the servers known down when the attempt failed (such an attempt is not counted). */
-export function failureLine(row: Row, failure: Failure, willRetry: boolean, outage?: string[]): Row {
-  return {
-    ...failure.reported,
-    _ng_task_index: row._ng_task_index,
-    _ng_rollout_index: row._ng_rollout_index,
-    agent_ref: row.agent_ref,
-    _ng_attempt_index: row._ng_attempt_index ?? 0,
-    _ng_failure_class: failure.failureClass,
-    ...(failure.terminal ? { _ng_failure_terminal: true } : {}),
-    _ng_will_retry: willRetry,
-    ...(outage ? { _ng_outage: true, ...(outage.length > 0 ? { _ng_down_servers: outage } : {}) } : {}),
-    ...(failure.status !== undefined ? { status: failure.status } : {}),
-    error: failure.message,
-  };
-}
-
-export const backoffMs = (baseMs: number, retry: number) => Math.min(30_000, baseMs * 2 ** retry) * (0.8 + Math.random() * 0.4);
-/** Sleeps `ms`, or less if `signal` aborts. */
-export const sleepUnless = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 /** The run's /run requests, built one at a time as they are sent (see MaterializedRows). */
 export function materializeInput(options: Pick<CollectOptions, "inputPath"> & MaterializeOptions): MaterializedRows {
@@ -317,55 +210,53 @@ export async function collectRollouts(options: CollectOptions): Promise<CollectS
     const row = resumedAt === undefined ? rows.at(index) : { ...rows.at(index), _ng_attempt_index: resumedAt };
     const key = rolloutKey(row);
     const agent = (row.agent_ref as { name: string }).name;
-    let ownFailures = previous?.attempts.get(key) ?? 0;
-    let retriesHere = 0;
-    for (let attempt = (row._ng_attempt_index as number | undefined) ?? 0; ; attempt++) {
-      if (!(await watch.untilUp())) return;
-      const attemptRow = attempt > 0 ? { ...row, _ng_attempt_index: attempt } : row;
-      const started = performance.now();
-      const outcome = await inRootSpan(
-        "rollout",
-        { "gym.agent": agent, "gym.task_index": String(row._ng_task_index), "gym.rollout_index": String(row._ng_rollout_index), "gym.attempt": attempt },
-        () => attemptRun(options.client, attemptRow, options.rolloutDeadlineMs, stop.signal),
-        outcomeName,
-      );
-      figures.attempt(agent, outcomeName(outcome), "failure" in outcome ? outcome.failure.failureClass : "", (performance.now() - started) / 1000);
-      if ("result" in outcome) {
-        figures.finished(agent, "succeeded");
-        const line = rolloutLine(attemptRow, outcome.result);
-        // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
-        output.appendRollout(line);
-        persisted.push(stripForAggregation(line));
-        finishedKeys.add(key);
-        return progress.tick("ok");
-      }
-      if ("dropped" in outcome) {
-        figures.finished(agent, "dropped");
-        dropped++;
-        finishedKeys.add(key);
-        return progress.tick("ok");
-      }
-      if (!outcome.failure.terminal && (await watch.failedDuringOutage())) {
-        outageAttempts++;
-        const down = watch.down.map((server) => server.name);
-        output.appendFailure(failureLine(attemptRow, outcome.failure, true, down));
-        continue;
-      }
-      ownFailures++;
-      const willRetry = !outcome.failure.terminal && ownFailures < maxAttempts;
-      output.appendFailure(failureLine(attemptRow, outcome.failure, willRetry));
-      if (!willRetry) {
-        figures.finished(agent, "failed", outcome.failure.failureClass);
-        const seen = failureClasses.get(outcome.failure.failureClass);
-        if (seen) seen.rollouts++;
-        else failureClasses.set(outcome.failure.failureClass, { rollouts: 1, example: outcome.failure });
-        failedKeys.add(key);
-        finishedKeys.add(key);
-        return progress.tick("failed");
-      }
-      retried++;
-      await sleepUnless(backoffMs(retryBackoffMs, retriesHere++), stop.signal);
+    const end = await attemptUntilDone({
+      client: options.client,
+      row,
+      deadlineMs: options.rolloutDeadlineMs,
+      signal: stop.signal,
+      watch,
+      maxAttempts,
+      retryBackoffMs,
+      earlierFailures: previous?.attempts.get(key) ?? 0,
+      failed(line, counted) {
+        // Appended and flushed one line at a time, as rollouts are.
+        output.appendFailure(line);
+        if (!counted) outageAttempts++;
+        else if (line._ng_will_retry === true) retried++;
+      },
+      async attempt(attemptRow, attempt) {
+        const started = performance.now();
+        const outcome = await inRootSpan(
+          "rollout",
+          { "gym.agent": agent, "gym.task_index": String(row._ng_task_index), "gym.rollout_index": String(row._ng_rollout_index), "gym.attempt": attempt },
+          () => attemptRun(options.client, attemptRow, options.rolloutDeadlineMs, stop.signal),
+          outcomeName,
+        );
+        figures.attempt(agent, outcomeName(outcome), "failure" in outcome ? outcome.failure.failureClass : "", (performance.now() - started) / 1000);
+        return outcome;
+      },
+    });
+    if (end.kind === "stopped") return;
+    finishedKeys.add(key);
+    if (end.kind === "result") {
+      figures.finished(agent, "succeeded");
+      // Appended and flushed one line at a time: a crash loses at most the rollouts still in flight.
+      output.appendRollout(end.line);
+      persisted.push(stripForAggregation(end.line));
+      return progress.tick("ok");
     }
+    if (end.kind === "dropped") {
+      figures.finished(agent, "dropped");
+      dropped++;
+      return progress.tick("ok");
+    }
+    figures.finished(agent, "failed", end.failure.failureClass);
+    const seen = failureClasses.get(end.failure.failureClass);
+    if (seen) seen.rollouts++;
+    else failureClasses.set(end.failure.failureClass, { rollouts: 1, example: end.failure });
+    failedKeys.add(key);
+    return progress.tick("failed");
   };
 
   // A configuration mistake fails every rollout alike: the first one stops the run, and is the run's error.

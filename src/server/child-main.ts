@@ -12,6 +12,7 @@ import type { ServerDefinition } from "./definition.ts";
 import { configuredSessionSigning, randomSessionSigning } from "./session-cookie.ts";
 import { instanceFieldKey, ServerConfigError, startServer, type StartedServer } from "./serve.ts";
 import { portRangeOf } from "./port-range.ts";
+import { parseSessionStoreSetting } from "./session-store-setting.ts";
 import { ServerClient } from "../client/server-client.ts";
 import type { SessionSigning } from "./session-cookie.ts";
 import type { ChildMessage, LauncherMessage } from "./launcher-messages.ts";
@@ -133,7 +134,8 @@ async function main(): Promise<void> {
 function checkSessionsShared(definition: ServerDefinition, name: string, globalConfig: ConfigDict, processes: number): void {
   if (definition.serverType !== "resources_servers" || !(definition as { spec?: { state?: unknown } }).spec?.state) return;
   const store = String(getServerInstanceConfig(globalConfig, name).session_store ?? "memory");
-  if (store.startsWith("redis://") || store.startsWith("rediss://")) return;
+  const setting = parseSessionStoreSetting(store);
+  if (typeof setting !== "string" && setting.kind === "redis") return;
   throw Object.assign(
     new ServerConfigError(`co_located_processes: ${processes} runs '${name}' in ${processes} processes, and it keeps per-session state in memory (session_store: ${store}): a call from outside the group could reach another process's sessions; set ++${instanceFieldKey(globalConfig, name, "session_store")}=redis://127.0.0.1:6379 or co_located_processes: 1`),
     { instanceName: name },

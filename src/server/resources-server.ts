@@ -17,7 +17,7 @@ import { IdempotentReplies, type Claim } from "./idempotent-replies.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 import { JudgeError, judgeFailedRow } from "./judge.ts";
 import { lockedToolCalls } from "./locked-tool-calls.ts";
-import { DEFAULT_SESSION_LOCK_LEASE_S, parseSessionStoreSetting, SESSION_LOCK_LEASE_KEY, SESSION_STORE_KEY, SessionStoreSettingSchema, type SessionStoreSetting } from "./session-store-setting.ts";
+import { DEFAULT_SESSION_LOCK_LEASE_S, SESSION_LOCK_LEASE_KEY, SESSION_STORE_KEY, SessionStoreSettingSchema, type SessionStoreSetting } from "./session-store-setting.ts";
 import { stateTextCodec, type StateCodecSpec } from "./state-codec.ts";
 import { ServerConfigError } from "./config-error.ts";
 import { sessionsHeldGauge, verifyMetrics } from "./resources-metrics.ts";
@@ -188,7 +188,7 @@ const BaseResourcesServerConfigSchema = z.looseObject({
   /** Per-rollout state untouched this long is dropped (NeMo Gym keeps it for the life of the process). */
   session_idle_ttl_s: z.number().positive().default(3600),
   /** Where per-rollout state lives: `memory`, or `redis://…` shared by replicas of this server. */
-  session_store: SessionStoreSettingSchema.default("memory"),
+  session_store: SessionStoreSettingSchema.default({ kind: "memory" }),
   session_lock_lease_s: z.number().positive().optional(),
 });
 
@@ -219,8 +219,8 @@ export function resourcesServer<
   const toolDefinitions = Object.entries(spec.tools).map(([name, t]) => functionToolDefinition(name, t.description, t.modelSchema ?? t.input, t.strict ?? true));
   const whyNotShared = whyNotSharedSessions(spec);
   const configSchema = (spec.config ? BaseResourcesServerConfigSchema.and(spec.config) : BaseResourcesServerConfigSchema).superRefine((config, context) => {
-    const setting = parseSessionStoreSetting(String((config as { session_store?: unknown }).session_store ?? "memory"));
-    const redis = typeof setting !== "string" && setting.kind === "redis";
+    // Undefined when session_store itself was refused (its own issue says why).
+    const redis = (config as { session_store?: SessionStoreSetting }).session_store?.kind === "redis";
     if (whyNotShared !== undefined && redis) context.addIssue({ code: "custom", path: [SESSION_STORE_KEY], message: `${SESSION_STORE_KEY} redis cannot be used: ${whyNotShared}` });
     // A key that would change nothing is refused, never ignored.
     if (!redis && (config as { session_lock_lease_s?: unknown }).session_lock_lease_s !== undefined) {
@@ -236,8 +236,7 @@ export function resourcesServer<
     configSchema,
     refusedConfigKeys: spec.refusedConfigKeys,
     async register(app, server) {
-      const { session_idle_ttl_s, session_store, session_lock_lease_s } = server.config as { session_idle_ttl_s: number; session_store: string; session_lock_lease_s?: number };
-      const storeSetting = parseSessionStoreSetting(session_store) as SessionStoreSetting;
+      const { session_idle_ttl_s, session_store: storeSetting, session_lock_lease_s } = server.config as { session_idle_ttl_s: number; session_store: SessionStoreSetting; session_lock_lease_s?: number };
       const sessions: SessionStore<State> =
         spec.sessionStore?.(server.config) ??
         (storeSetting.kind === "redis"

@@ -29,9 +29,12 @@ export function parseSessionStoreSetting(value: string): SessionStoreSetting | s
   return { kind: "redis", url: value };
 }
 
-export const SessionStoreSettingSchema = z.string().superRefine((value, context) => {
+/** `session_store` read once, as the setting it names (a custom issue saying what is wrong otherwise). */
+export const SessionStoreSettingSchema = z.string().transform((value, context): SessionStoreSetting => {
   const parsed = parseSessionStoreSetting(value);
-  if (typeof parsed === "string") context.addIssue({ code: "custom", message: `${SESSION_STORE_KEY} ${parsed}` });
+  if (typeof parsed !== "string") return parsed;
+  context.addIssue({ code: "custom", message: `${SESSION_STORE_KEY} ${parsed}` });
+  return z.NEVER;
 });
 
 /** The URL without its password, for messages and logs. */

@@ -1,8 +1,8 @@
-// One queued rollout on a worker, attempt after attempt as a local run does it (collect.ts's attempt, its
+// One queued rollout on a worker, attempt after attempt as a local run does it (attempt.ts: the same loop, its
 // typed failures, its budget and backoff, outages not counted): the failure lines and the rollout line are
 // returned as the job's result for the coordinator to write, never written here.
 import type { ServerClient } from "../../client/index.ts";
-import { attemptRun, backoffMs, failureLine, rolloutLine, sleepUnless } from "../collect.ts";
+import { attemptUntilDone } from "../attempt.ts";
 import { OutageWatch, type StackHealth } from "../outage.ts";
 import type { Row } from "../jsonl.ts";
 import type { QueuedRunSettings, RolloutJobData, RolloutJobResult } from "./jobs.ts";
@@ -39,31 +39,28 @@ export async function runRolloutJob(data: RolloutJobData, options: RunJobOptions
   });
   const failureLines: Row[] = [];
   let outageAttempts = 0;
-  let ownFailures = data.earlierFailures;
-  let retriesHere = 0;
-  const row = data.row;
+  const done = (end: RolloutJobResult["end"]): RolloutJobResult => ({ worker: options.worker, failureLines, outageAttempts, end });
   try {
-    for (let attempt = (row._ng_attempt_index as number | undefined) ?? 0; ; attempt++) {
-      if (!(await watch.untilUp())) throw new JobGivenBackError(String(stop.signal.reason?.message ?? stop.signal.reason));
-      const attemptRow = attempt > 0 ? { ...row, _ng_attempt_index: attempt } : row;
-      const outcome = await attemptRun(options.client, attemptRow, settings.rolloutDeadlineMs ?? undefined, stop.signal);
-      if ("result" in outcome) return { worker: options.worker, failureLines, outageAttempts, end: { kind: "result", line: rolloutLine(attemptRow, outcome.result) } };
-      if ("dropped" in outcome) return { worker: options.worker, failureLines, outageAttempts, end: { kind: "dropped" } };
-      if (stop.signal.aborted) throw new JobGivenBackError(String(stop.signal.reason?.message ?? stop.signal.reason));
-      if (!outcome.failure.terminal && (await watch.failedDuringOutage())) {
-        outageAttempts++;
-        failureLines.push(failureLine(attemptRow, outcome.failure, true, watch.down.map((server) => server.name)));
-        continue;
-      }
-      ownFailures++;
-      const willRetry = !outcome.failure.terminal && ownFailures < settings.maxAttempts;
-      failureLines.push(failureLine(attemptRow, outcome.failure, willRetry));
-      if (!willRetry) {
-        const { failureClass, message, answeredBy } = outcome.failure;
-        return { worker: options.worker, failureLines, outageAttempts, end: { kind: "failed", failureClass, message, ...(answeredBy ? { answeredBy } : {}) } };
-      }
-      await sleepUnless(backoffMs(settings.retryBackoffMs, retriesHere++), stop.signal);
-    }
+    const end = await attemptUntilDone({
+      client: options.client,
+      row: data.row,
+      deadlineMs: settings.rolloutDeadlineMs ?? undefined,
+      signal: stop.signal,
+      watch,
+      maxAttempts: settings.maxAttempts,
+      retryBackoffMs: settings.retryBackoffMs,
+      earlierFailures: data.earlierFailures,
+      failed(line, counted) {
+        failureLines.push(line);
+        if (!counted) outageAttempts++;
+      },
+      stopEndsUnrecorded: true,
+    });
+    if (end.kind === "stopped") throw new JobGivenBackError(String(stop.signal.reason?.message ?? stop.signal.reason));
+    if (end.kind === "result") return done({ kind: "result", line: end.line });
+    if (end.kind === "dropped") return done({ kind: "dropped" });
+    const { failureClass, message, answeredBy } = end.failure;
+    return done({ kind: "failed", failureClass, message, ...(answeredBy ? { answeredBy } : {}) });
   } finally {
     options.signal.removeEventListener("abort", onStop);
   }
