@@ -28,12 +28,12 @@ export interface AbResult {
   scale: string;
 }
 
-function git(args: string[], cwd = HERE): string {
+export function git(args: string[], cwd = HERE): string {
   return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
 }
 
 /** A detached worktree of `rev` whose node_modules is this tree's (the dependencies a commit of today needs). */
-function worktreeOf(rev: string): { dir: string; commit: string; remove: () => void } {
+export function worktreeOf(rev: string): { dir: string; commit: string; remove: () => void } {
   const commit = git(["rev-parse", "--verify", `${rev}^{commit}`]);
   const dir = mkdtempSync(join(tmpdir(), `gym-ab-${commit.slice(0, 8)}-`));
   git(["worktree", "add", "--detach", "--force", dir, commit]);

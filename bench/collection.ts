@@ -40,12 +40,17 @@ interface EnvironmentSpec {
   levels: { concurrency: number; rollouts: number; unscaled?: boolean }[];
 }
 
+/** An example environment's name, config, simple_agent and example rows, by the repository's layout. */
+const example = (name: string) => ({
+  name,
+  config: `resources_servers/${name}/configs/${name}.yaml`,
+  agent: `${name}_simple_agent`,
+  input: `resources_servers/${name}/data/example.jsonl`,
+});
+
 const ENVIRONMENTS: EnvironmentSpec[] = [
   {
-    name: "example_single_tool_call",
-    config: "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
-    agent: "example_single_tool_call_simple_agent",
-    input: "resources_servers/example_single_tool_call/data/example.jsonl",
+    ...example("example_single_tool_call"),
     levels: [
       { concurrency: 1, rollouts: 200 },
       { concurrency: 64, rollouts: 2_000 },
@@ -58,21 +63,15 @@ const ENVIRONMENTS: EnvironmentSpec[] = [
   // The same graph co-located: agent, model and environment in one process, then one such process per core
   // (co_located_processes; README: when to use it).
   ...[1, availableParallelism()].map((processes) => ({
-    name: "example_single_tool_call",
+    ...example("example_single_tool_call"),
     coLocated: { processes },
-    config: "resources_servers/example_single_tool_call/configs/example_single_tool_call.yaml",
-    agent: "example_single_tool_call_simple_agent",
-    input: "resources_servers/example_single_tool_call/data/example.jsonl",
     levels: [
       { concurrency: 64, rollouts: 2_000 },
       { concurrency: 1024, rollouts: 10_000 },
     ],
   })),
   {
-    name: "example_multi_step",
-    config: "resources_servers/example_multi_step/configs/example_multi_step.yaml",
-    agent: "example_multi_step_simple_agent",
-    input: "resources_servers/example_multi_step/data/example.jsonl",
+    ...example("example_multi_step"),
     levels: [
       { concurrency: 1, rollouts: 100 },
       { concurrency: 1024, rollouts: 10_000 },

@@ -10,13 +10,14 @@
 // started with its own CLI) runs the same driver, alternating with this tree round by round; a mode it does not have
 // (co-located, before it existed) is compared with its separate processes at the same concurrency.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { fixed, formatTable } from "./measure.ts";
 import { peakRssBytes, processCpuMs, processTree, resetPeakRss, sumOver } from "./proc-stats.ts";
+import { git, worktreeOf } from "./ab.ts";
 
 const HERE = fileURLToPath(new URL("..", import.meta.url));
 const MODEL_CONFIG = "responses_api_models/scripted_model/configs/scripted_model.yaml";
@@ -68,10 +69,6 @@ export interface WrkResult {
 }
 
 const status = (line: string) => process.stderr.write(`[wrk] ${line}\n`);
-
-function git(args: string[], cwd = HERE): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
-}
 
 /** wrk on PATH, installed from Debian's packages when missing and this is root (as scripts/ensure-deps.js does). */
 function ensureWrk(): void {
@@ -199,25 +196,6 @@ async function measureTree(tree: string, coLocatedModes: boolean, directory: str
     }
   }
   return levels;
-}
-
-/** A detached worktree of `rev` sharing this tree's node_modules. */
-function worktreeOf(rev: string): { dir: string; commit: string; remove(): void } {
-  const commit = git(["rev-parse", "--verify", `${rev}^{commit}`]);
-  const dir = mkdtempSync(join(tmpdir(), `gym-wrk-${commit.slice(0, 8)}-`));
-  git(["worktree", "add", "--detach", "--force", dir, commit]);
-  symlinkSync(join(HERE, "node_modules"), join(dir, "node_modules"));
-  return {
-    dir,
-    commit,
-    remove() {
-      try {
-        git(["worktree", "remove", "--force", dir]);
-      } catch {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
 }
 
 const hasCoLocatedMode = (tree: string) => {
