@@ -19,6 +19,7 @@ import { abbreviatedPath, FLOAT_FIELDS, JsonDepthError, JsonSyntaxError, parseRe
 import { errorAnswer, failedAnswerLine, headerSafeCookies, ROLLOUT_PREFIX, rolloutLabel } from "./base-app.ts";
 import { parseCookieHeader } from "./session-cookie.ts";
 import { observeInProcessAnswer } from "./metrics.ts";
+import { endRequestSpan, injectTraceContext, runInRequestSpan, startRequestSpan, tracingEnabled, type RequestSpan } from "../metrics/tracing.ts";
 
 export interface InProcessCall {
   /** The body as the route reads it (undefined: no body). */
@@ -81,6 +82,8 @@ export class InProcessRoutes {
     private readonly app: FastifyInstance,
     /** The server strips `/ng-rollout/<id>` before routing (a model server): every route takes the prefix. */
     private readonly stripsRolloutPrefix: boolean,
+    /** The instance name its trace spans carry, as its HTTP requests' do. */
+    private readonly serverName: string,
   ) {}
 
   /** Registers `path`, and with `withRolloutPrefix` its `/ng-rollout/:rollout_id` twin (as the HTTP routes are). */
@@ -97,7 +100,7 @@ export class InProcessRoutes {
   /** POST `path` in-process, or undefined when the server has no in-process route for it (the call goes over HTTP). */
   answer(path: string, request: InProcessRequest): Promise<HttpResponse> | undefined {
     const found = this.find(path);
-    return found && answerInProcess(this.app, { path, pattern: found.route.pattern, rolloutId: found.rolloutId }, request, found.route.handle);
+    return found && answerInProcess(this.app, { path, pattern: found.route.pattern, rolloutId: found.rolloutId, serverName: this.serverName }, request, found.route.handle);
   }
 
   private find(path: string): { route: Route; rolloutId: string | undefined } | undefined {
@@ -123,11 +126,11 @@ export class InProcessRoutes {
 
 const routesByApp = new WeakMap<FastifyInstance, InProcessRoutes>();
 
-/** The in-process routes of `app` (created on first use; a model server's take the rollout prefix). */
-export function inProcessRoutesOf(app: FastifyInstance, options: { stripsRolloutPrefix?: boolean } = {}): InProcessRoutes {
+/** The in-process routes of `app` (created on first use, by serve.ts before the server registers its routes). */
+export function inProcessRoutesOf(app: FastifyInstance, options: { stripsRolloutPrefix?: boolean; serverName?: string } = {}): InProcessRoutes {
   let routes = routesByApp.get(app);
   if (!routes) {
-    routes = new InProcessRoutes(app, options.stripsRolloutPrefix ?? false);
+    routes = new InProcessRoutes(app, options.stripsRolloutPrefix ?? false, options.serverName ?? "server");
     routesByApp.set(app, routes);
   }
   return routes;
@@ -141,8 +144,10 @@ interface Answer {
   setCookie: string[];
 }
 
-async function answerInProcess(app: FastifyInstance, route: { path: string; pattern: string; rolloutId: string | undefined }, request: InProcessRequest, handle: InProcessHandler): Promise<HttpResponse> {
+async function answerInProcess(app: FastifyInstance, route: { path: string; pattern: string; rolloutId: string | undefined; serverName: string }, request: InProcessRequest, handle: InProcessHandler): Promise<HttpResponse> {
   const started = performance.now();
+  // The span its HTTP twin would have (server/tracing.ts), a child of the caller's; nothing when tracing is off.
+  const span = tracingEnabled() ? startInProcessSpan(route) : null;
   const rules = app.answering;
   const codec = app.sessionCookies;
   // The HTTP client sends JSON.stringify(json); the server reads it back with its own parser and limits.
@@ -209,7 +214,9 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
     return answer;
   };
 
-  const answering = run();
+  let answering!: Promise<Answer>;
+  if (span === null) answering = run();
+  else runInRequestSpan(span, () => (answering = run()));
   let answer: Answer;
   try {
     answer = await Promise.race([answering, stopped]);
@@ -218,6 +225,7 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
     answering.catch(() => undefined);
     for (const listener of settledListeners) listener(undefined);
     observeInProcessAnswer(app, route.pattern, undefined, started);
+    if (span !== null) endRequestSpan(span, 499);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -225,6 +233,7 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
   }
   for (const listener of settledListeners) listener({ status: answer.status, contentType: answer.contentType, text: answer.text });
   observeInProcessAnswer(app, route.pattern, answer.status, started);
+  if (span !== null) endRequestSpan(span, answer.status);
   // Every answer re-sets this server's session cookie, after the route's own (base-app's onSend).
   const setCookie = [...answer.setCookie, codec.setCookieHeader(sessionId)];
   return {
@@ -237,6 +246,13 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
       return JSON.parse(answer.text) as T;
     },
   };
+}
+
+function startInProcessSpan(route: { pattern: string; serverName: string }): RequestSpan | null {
+  // The caller's active span, as its HTTP client would send it (traceparent).
+  const carrier: Record<string, string> = {};
+  injectTraceContext(carrier);
+  return startRequestSpan(`${route.serverName} POST ${route.pattern}`, carrier, { "gym.server": route.serverName, "http.request.method": "POST", "http.route": route.pattern });
 }
 
 /** The body read as the server's content parser reads it: Python's JSON, nesting bounded (a 413 past the limit). */

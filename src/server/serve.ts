@@ -71,6 +71,8 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
     metricsServerName: options.instanceName,
   });
   registerRequestTracing(app, options.instanceName);
+  // Before the routes: each server registers its in-process twins of its hot routes on this table.
+  inProcessRoutesOf(app, { stripsRolloutPrefix: definition.stripRolloutPrefix, serverName: options.instanceName });
   if (definition.serverType === "responses_api_agents") registerRolloutMetrics(app, context.metrics);
   await definition.register(app, context);
   if (options.coLocated) {

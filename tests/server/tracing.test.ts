@@ -2,7 +2,8 @@
 // example_session_state_mgmt with tracing on, exported over OTLP/HTTP (JSON) to a small receiver in this test. The
 // collector's span is the root; the agent's /run, the environment's /seed_session and /verify, the model's
 // /v1/responses and the tool calls (made by the agent's loop, its own /v1/responses, in-process or over HTTP) all
-// share its trace id, each a child of the span that called it (W3C traceparent on every internal call).
+// share its trace id, each a child of the span that called it (W3C traceparent on every internal call) — and the
+// same trace, span for span, when the servers are co-located and call each other in-process.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { collectRollouts, type CollectSummary } from "../../src/rollouts/collect.ts";
-import { startServers, type InProcessGraph } from "../../src/testing/index.ts";
+import { startServers, type InProcessGraph, type TestServers } from "../../src/testing/index.ts";
 import { flushTracing, otlpTracesUrlOf, stopTracing, tracingEnabled, TracingConfigError } from "../../src/metrics/tracing.ts";
 import counter from "../../resources_servers/example_session_state_mgmt/app.ts";
 import scriptedModel from "../../responses_api_models/scripted_model/app.ts";
@@ -27,7 +28,8 @@ interface ReceivedSpan {
 let receiver: FastifyInstance;
 const received: ReceivedSpan[] = [];
 let graph: InProcessGraph;
-let summary: CollectSummary;
+let colocated: InProcessGraph;
+const summaries: CollectSummary[] = [];
 
 const TOOLS = [
   { type: "function", name: "increment_counter", description: "Add a number to the counter.", strict: true, parameters: { type: "object", properties: { count: { type: "integer" } }, required: ["count"], additionalProperties: false } },
@@ -48,45 +50,51 @@ before(async () => {
   await receiver.listen({ host: "127.0.0.1", port: 0 });
   const address = receiver.server.address() as { port: number };
 
-  graph = await startServers(
-    {
-      counter_env: [counter],
-      policy: [scriptedModel],
-      agent: [simpleAgent, { resources_server: { type: "resources_servers", name: "counter_env" }, model_server: { type: "responses_api_models", name: "policy" } }],
-    },
-    { otel_exporter_otlp_endpoint: `http://127.0.0.1:${address.port}` },
-  );
+  const servers = {
+    counter_env: [counter],
+    policy: [scriptedModel],
+    agent: [simpleAgent, { resources_server: { type: "resources_servers", name: "counter_env" }, model_server: { type: "responses_api_models", name: "policy" } }],
+  } satisfies TestServers;
+  const topLevel = { otel_exporter_otlp_endpoint: `http://127.0.0.1:${address.port}` };
+  graph = await startServers(servers, topLevel);
+  colocated = await startServers(servers, topLevel, { coLocated: true });
   const dir = mkdtempSync(join(tmpdir(), "gym-tracing-"));
   const inputPath = join(dir, "input.jsonl");
   const row = { responses_create_params: { input: [{ role: "user", content: "Add 3 to the counter, then tell me the value." }], tools: TOOLS }, initial_count: 0, expected_count: 3 };
   writeFileSync(inputPath, `${JSON.stringify(row)}\n`);
-  summary = await collectRollouts({
-    client: graph.client,
-    inputPath,
-    outputPath: join(dir, "out.jsonl"),
-    agentName: "agent",
-    numRepeats: 2,
-    disableAggregation: true,
-    print: () => {},
-    progressStream: { isTTY: false, write: () => true } as unknown as NodeJS.WriteStream,
-    runConfig: graph.config,
-  });
+  for (const [i, running] of [graph, colocated].entries()) {
+    summaries.push(
+      await collectRollouts({
+        client: running.client,
+        inputPath,
+        outputPath: join(dir, `out-${i}.jsonl`),
+        agentName: "agent",
+        numRepeats: 2,
+        disableAggregation: true,
+        print: () => {},
+        progressStream: { isTTY: false, write: () => true } as unknown as NodeJS.WriteStream,
+        runConfig: running.config,
+      }),
+    );
+  }
   await flushTracing();
 });
 after(async () => {
-  await graph?.client.close();
-  await graph?.close();
+  for (const running of [graph, colocated]) {
+    await running?.client.close();
+    await running?.close();
+  }
   await stopTracing();
   await receiver?.close();
 });
 
-test("each rollout is one trace: collector → agent /run → seed, model and tools, verify; every span a child of its caller", () => {
-  assert.equal(summary.succeeded, 2);
+test("each rollout is one trace: collector → agent /run → seed, model and tools, verify; every span a child of its caller, servers apart or co-located", () => {
+  assert.deepEqual(summaries.map((summary) => summary.succeeded), [2, 2]);
   assert.ok(tracingEnabled());
   const roots = received.filter((span) => span.name === "rollout");
-  assert.equal(roots.length, 2, "one root span per rollout");
+  assert.equal(roots.length, 4, "one root span per rollout (two graphs, two rollouts each)");
   assert.ok(roots.every((root) => root.parentSpanId === undefined || root.parentSpanId === ""));
-  assert.notEqual(roots[0]!.traceId, roots[1]!.traceId, "each rollout has its own trace");
+  assert.equal(new Set(roots.map((root) => root.traceId)).size, 4, "each rollout has its own trace");
 
   for (const root of roots) {
     const trace = received.filter((span) => span.traceId === root.traceId);
@@ -100,12 +108,9 @@ test("each rollout is one trace: collector → agent /run → seed, model and to
     assert.equal(run.parentSpanId, root.spanId, "the agent's /run is a child of the collector's span");
     assert.equal(one("counter_env POST /seed_session").parentSpanId, run.spanId);
     assert.equal(one("counter_env POST /verify").parentSpanId, run.spanId);
-    // The agent's loop: its own /v1/responses when the self-call goes over HTTP; run in-process (context.self), it
-    // is part of /run's span, and the calls it makes are /run's children.
-    const selfCalls = many("agent POST /v1/responses");
-    assert.ok(selfCalls.length <= 1);
-    const loop = selfCalls[0] ?? run;
-    if (loop !== run) assert.equal(loop.parentSpanId, run.spanId);
+    // The agent's loop: its own /v1/responses (in-process or over HTTP, a span either way), a child of /run.
+    const loop = one("agent POST /v1/responses");
+    assert.equal(loop.parentSpanId, run.spanId);
     const modelCalls = many("policy POST /v1/responses");
     assert.ok(modelCalls.length >= 2, "a tool call, then the answer");
     assert.ok(modelCalls.every((span) => span.parentSpanId === loop.spanId));
