@@ -267,15 +267,15 @@ export function resourcesServer<
 
       // A tool call with an idempotency key runs once per session: a replay gets the first call's answer, byte for byte
       // (kept with the state in a shared store, so any replica replays it).
+      const sessionCookieName = `${spec.name}___${server.instanceName}`;
       let idempotentTool: RouteShorthandOptions;
       let replies: IdempotentReplies | undefined;
       if (locked) idempotentTool = locked.routeOptions;
       else {
         const memory = (replies = new IdempotentReplies(session_idle_ttl_s * 1000));
         app.addHook("onClose", async () => memory.close());
-        idempotentTool = idempotentToolRoute(memory, `${spec.name}___${server.instanceName}`);
+        idempotentTool = idempotentToolRoute(memory, sessionCookieName);
       }
-      const sessionCookieName = `${spec.name}___${server.instanceName}`;
       /** idempotentToolRoute's hooks for a call in-process: a stored answer to replay, else undefined (the claim, if any, settles with the answer). */
       const claimInProcess = async (memory: IdempotentReplies, call: InProcessCall): Promise<InProcessAnswer | undefined> => {
         const key = call.headers[IDEMPOTENCY_KEY_HEADER];
@@ -386,7 +386,7 @@ export function resourcesServer<
       if (overMcp) {
         registerMcp(app, {
           serverName: server.instanceName,
-          sessionCookieName: `${spec.name}___${server.instanceName}`,
+          sessionCookieName,
           tools: toolDefinitions.map((definition) => {
             const t = spec.tools[definition.name]!;
             return { ...definition, input: t.input, formatOutput: t.formatOutput };
