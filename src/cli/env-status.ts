@@ -37,9 +37,12 @@ export async function envStatus(resolved: ConfigDict, asJson: boolean, print: (l
     if (asJson) {
       print(JSON.stringify(checked, null, 2));
     } else {
-      checked.forEach((s, i) =>
-        print(`[${i + 1}] ${s.healthy ? "✓" : "✗"} ${s.process_name} (${s.server_type}/${s.name}) port ${s.port ?? "-"} pid ${s.pid ?? "-"} up ${Math.round(s.uptime_seconds)}s`),
-      );
+      // Co-located servers (`co_located`) share a process: each line names the others in it.
+      const together = (s: InstanceRecord) => checked.filter((other) => other !== s && other.pid !== null && other.pid === s.pid).map((other) => other.process_name);
+      checked.forEach((s, i) => {
+        const others = together(s);
+        print(`[${i + 1}] ${s.healthy ? "✓" : "✗"} ${s.process_name} (${s.server_type}/${s.name}) port ${s.port ?? "-"} pid ${s.pid ?? "-"}${others.length ? ` (one process with ${others.join(", ")})` : ""} up ${Math.round(s.uptime_seconds)}s`);
+      });
       const healthy = checked.filter((s) => s.healthy).length;
       print(`${checked.length} servers found (${healthy} healthy, ${checked.length - healthy} unhealthy)`);
     }

@@ -25,6 +25,10 @@ test("co_located: the agent and the model share one process, the environment kee
     assert.equal(new Set(pids).size, 2);
     assert.ok(instances.every((i) => i.status === "running" && i.port > 0));
     assert.equal(new Set(instances.map((i) => i.port)).size, 3, "each server still listens on its own port");
+    const status = await runGym(["env", "status", `++head_server.port=${new URL(headUrl).port}`]);
+    assert.equal(status.code, 0, status.output);
+    assert.match(status.output, /✓ policy_model \(responses_api_models\/scripted_model\) port \d+ pid \d+ \(one process with example_session_state_mgmt_simple_agent\)/);
+    assert.match(status.output, /✓ example_session_state_mgmt_resources_server \S+ port \d+ pid \d+ up/, "a server alone names no others");
 
     const agent = instances.find((i) => i.process_name === AGENT)!;
     const answer = await http.request(`${agent.url}/run`, { method: "POST", json: { responses_create_params: { input: [{ role: "user", content: "Increment the counter by 2." }] }, initial_count: 1, expected_count: 3 } });
