@@ -109,7 +109,10 @@ test("the rollouts table is filtered by status, reward and text, a page from the
 
 test("a rollout opens as a conversation: the prompt, each tool call with its arguments and output, the reward", { skip }, async () => {
   await page().getByTestId("filter-text").fill("Add 4 to the counter");
+  // The table shows "2 lines" already (the last test's filter): wait for the rows of this one, task 0's.
+  await page().locator("[data-testid=rollout-row] td:first-child", { hasText: /^0$/ }).first().waitFor();
   await page().getByText(/^2 lines/).waitFor();
+  assert.deepEqual(await page().locator("[data-testid=rollout-row] td:first-child").allTextContents(), ["0", "0"]);
   await page().getByTestId("rollout-row").first().click();
   const conversation = page().getByTestId("conversation");
   await conversation.waitFor();
