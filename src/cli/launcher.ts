@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { ConfigError, CO_LOCATED_ENV, coLocatedProcesses, processGroups, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
+import { ConfigError, CO_LOCATED_ENV, processGroups, dumpYaml, envYamlPathsOf, getServerInstanceConfig, listServerInstances, type ConfigDict, type ServerInstance } from "../config/index.ts";
 import { HttpClient } from "../client/index.ts";
 import { HEAD_TOKEN_ENV, newGraphSecret, removeHeadToken, writeHeadToken } from "../client/head-token.ts";
 import type { ChildMessage, LauncherMessage } from "../server/child-main.ts";
@@ -126,8 +126,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   // child is spawned. The unknown-key warnings are the children's to print (each once, under its instance).
   await checkServersBeforeStart(instances, resolved);
   // One process per instance, or per co-located group (`co_located`: its servers call each other in-process).
-  const groups = processGroups(resolved, instances.map((instance) => instance.instanceName));
-  const groupProcesses = coLocatedProcesses(resolved);
+  const { groups, processesPerGroup } = processGroups(resolved, instances.map((instance) => instance.instanceName));
   // Per graph: the token that unlocks the head server's secrets (NEMO_GYM_HEAD_TOKEN when set, so a client can be
   // given it beforehand), and the session signing every server shares.
   const headToken = process.env[HEAD_TOKEN_ENV] || newGraphSecret();
@@ -255,7 +254,7 @@ export async function launchServers(options: LaunchOptions): Promise<RunningServ
   for (const child of children) {
     child.instances.forEach((instance, i) => {
       const record = child.records[i]!;
-      const together = child.instances.length > 1 ? (groupProcesses > 1 ? ` (co-located in ${groupProcesses} processes: ${child.label})` : ` (one process: ${child.label})`) : "";
+      const together = child.instances.length > 1 ? (processesPerGroup > 1 ? ` (co-located in ${processesPerGroup} processes: ${child.label})` : ` (one process: ${child.label})`) : "";
       log(`(launcher)   ${instance.instanceName} (${instance.serverType}/${instance.implementation}) ${record.url} pid ${record.pid}${together}`);
     });
   }

@@ -32,13 +32,15 @@ export function coLocatedProcesses(config: ConfigDict): number {
 export const CO_LOCATED_ENV = "NEMO_GYM_CO_LOCATED";
 
 /**
- * The process groups of `instanceNames` (in their order): each co-located group once, every other instance alone.
- * A name that is no server instance, or one listed twice, is a ConfigError naming it.
+ * The process groups of `instanceNames` (in their order): each co-located group once, every other instance alone;
+ * and how many processes run each co-located group. A name that is no server instance, or one listed twice, is a
+ * ConfigError naming it.
  */
-export function processGroups(config: ConfigDict, instanceNames: readonly string[]): string[][] {
+export function processGroups(config: ConfigDict, instanceNames: readonly string[]): { groups: string[][]; processesPerGroup: number } {
   const setting = config[CO_LOCATED_KEY];
   const groups = coLocatedGroups(setting, instanceNames);
-  if (coLocatedProcesses(config) > 1 && groups.length === 0) {
+  const processesPerGroup = coLocatedProcesses(config);
+  if (processesPerGroup > 1 && groups.length === 0) {
     throw new ConfigError(`${CO_LOCATED_PROCESSES_KEY} applies to co-located servers, and ${CO_LOCATED_KEY} names none`, "invalid_config", { paths: [CO_LOCATED_PROCESSES_KEY] });
   }
   const groupOf = new Map<string, string[]>();
@@ -53,7 +55,7 @@ export function processGroups(config: ConfigDict, instanceNames: readonly string
       result.push(group);
     }
   }
-  return result;
+  return { groups: result, processesPerGroup };
 }
 
 function coLocatedGroups(setting: unknown, instanceNames: readonly string[]): string[][] {

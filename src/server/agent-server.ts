@@ -97,17 +97,16 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
     configSchema: spec.config,
     refusedConfigKeys: spec.refusedConfigKeys,
     register(app, context) {
-      const responses = async (request: FastifyRequest<{ Params: { rollout_id?: string } }>, reply: FastifyReply) => {
-        const params = parseBody(ResponseCreateParamsSchema, request);
-        return answeringInfrastructureFailures(reply, async () => {
-          const result = await spec.responses(
-            { params, rawParams: request.body as ResponseCreateParamsInput, cookies: request.cookies, rolloutId: request.params.rollout_id, signal: callerGone(reply) },
-            context,
-          );
+      // One conversation, for the HTTP routes and their in-process twins alike: the body read as the params model
+      // (a 422 otherwise), then the loop.
+      const converse = (call: AgentCall & { body: unknown }) =>
+        spec.responses({ params: parseBody(ResponseCreateParamsSchema, call), rawParams: call.body as ResponseCreateParamsInput, cookies: call.cookies, rolloutId: call.rolloutId, signal: call.signal }, context);
+      const responses = (request: FastifyRequest<{ Params: { rollout_id?: string } }>, reply: FastifyReply) =>
+        answeringInfrastructureFailures(reply, async () => {
+          const result = await converse({ body: request.body, cookies: request.cookies, rolloutId: request.params.rollout_id, signal: callerGone(reply) });
           setCookies(reply, result.cookies);
           return result.response;
         });
-      };
       app.post("/v1/responses", responses);
       // The prefixed twin: a self-call made during /run carries the rollout id to the model calls.
       app.post("/ng-rollout/:rollout_id/v1/responses", responses);
@@ -116,9 +115,8 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       inProcess.post(
         "/v1/responses",
         async (call) => {
-          const params = parseBody(ResponseCreateParamsSchema, call);
           try {
-            const result = await spec.responses({ params, rawParams: call.body as ResponseCreateParamsInput, cookies: call.cookies, rolloutId: call.rolloutId, signal: call.signal }, context);
+            const result = await converse(call);
             return { body: result.response, setCookie: setCookieLines(result.cookies) };
           } catch (error) {
             if (!(error instanceof InfrastructureFailure)) throw error;
@@ -130,9 +128,10 @@ export function responsesApiAgent<Config>(spec: ResponsesApiAgentSpec<Config>): 
       context.self = {
         post(path, request) {
           // A path of no in-process route (undefined) is the caller's to send over HTTP.
-          if (!inProcess.handles(path)) return undefined;
+          const answering = inProcess.route(path);
+          if (answering === undefined) return undefined;
           const deadlineMs = context.client.http.options.deadlineMs;
-          return context.client.baseUrl(context.instanceName).then((base) => inProcess.answer(path, { ...request, url: `${base}${path}`, deadlineMs })!);
+          return context.client.baseUrl(context.instanceName).then((base) => answering({ ...request, url: `${base}${path}`, deadlineMs }));
         },
       };
 

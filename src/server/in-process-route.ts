@@ -92,15 +92,17 @@ export class InProcessRoutes {
     if (options.withRolloutPrefix) this.prefixed.set(path, { handle, pattern: `/ng-rollout/:rollout_id${path}` });
   }
 
-  /** Whether `path` has an in-process route. */
-  handles(path: string): boolean {
-    return this.find(path) !== undefined;
+  /** The in-process answering of a POST to `path`, or undefined when the server has none (the call goes over HTTP). */
+  route(path: string): ((request: InProcessRequest) => Promise<HttpResponse>) | undefined {
+    const found = this.find(path);
+    if (found === undefined) return undefined;
+    const route = { path, pattern: found.route.pattern, rolloutId: found.rolloutId, serverName: this.serverName };
+    return (request) => answerInProcess(this.app, route, request, found.route.handle);
   }
 
   /** POST `path` in-process, or undefined when the server has no in-process route for it (the call goes over HTTP). */
   answer(path: string, request: InProcessRequest): Promise<HttpResponse> | undefined {
-    const found = this.find(path);
-    return found && answerInProcess(this.app, { path, pattern: found.route.pattern, rolloutId: found.rolloutId, serverName: this.serverName }, request, found.route.handle);
+    return this.route(path)?.(request);
   }
 
   private find(path: string): { route: Route; rolloutId: string | undefined } | undefined {
@@ -126,13 +128,17 @@ export class InProcessRoutes {
 
 const routesByApp = new WeakMap<FastifyInstance, InProcessRoutes>();
 
-/** The in-process routes of `app` (created on first use, by serve.ts before the server registers its routes). */
-export function inProcessRoutesOf(app: FastifyInstance, options: { stripsRolloutPrefix?: boolean; serverName?: string } = {}): InProcessRoutes {
-  let routes = routesByApp.get(app);
-  if (!routes) {
-    routes = new InProcessRoutes(app, options.stripsRolloutPrefix ?? false, options.serverName ?? "server");
-    routesByApp.set(app, routes);
-  }
+/** Gives `app` its in-process route table (buildServer does, before the server registers its routes). */
+export function createInProcessRoutes(app: FastifyInstance, options: { stripsRolloutPrefix: boolean; serverName: string }): InProcessRoutes {
+  const routes = new InProcessRoutes(app, options.stripsRolloutPrefix, options.serverName);
+  routesByApp.set(app, routes);
+  return routes;
+}
+
+/** The in-process route table of a server built by buildServer. */
+export function inProcessRoutesOf(app: FastifyInstance): InProcessRoutes {
+  const routes = routesByApp.get(app);
+  if (routes === undefined) throw new Error("this app has no in-process routes: servers are built by buildServer (serve.ts)");
   return routes;
 }
 

@@ -101,7 +101,8 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
     close: spec.close,
     async register(app, context) {
       await spec.setup?.(context);
-      const callOf = (request: FastifyRequest): ModelCall => ({ sessionId: request.sessionId, rolloutId: request.rolloutId });
+      // A request over HTTP and a call in-process carry both.
+      const callOf = (source: ModelCall): ModelCall => ({ sessionId: source.sessionId, rolloutId: source.rolloutId });
       const figures = modelMetricsOf(context.metrics);
       const responses = async (call: ModelCall, params: ResponseCreateParams, rawParams: Json) => {
         const start = performance.now();
@@ -111,7 +112,11 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
       };
 
       // /v1/responses and /v1/chat/completions: one core each, answered over HTTP and in-process alike.
-      const inProcess = inProcessRoutesOf(app, { stripsRolloutPrefix: true });
+      const inProcess = inProcessRoutesOf(app);
+      const dialect = (path: string, answer: (rawBody: unknown, call: ModelCall) => Promise<DialectAnswer>) => {
+        app.post(path, async (request, reply) => send(reply, await answer(request.body, callOf(request))));
+        inProcess.post(path, async (call) => inProcessAnswer(await answer(call.body, callOf(call))));
+      };
       const answerResponses = async (rawBody: unknown, call: ModelCall): Promise<DialectAnswer> => {
         const body = bodyObject(rawBody);
         // NeMo Gym tests `if not body.get("stream")`: any truthy stream (1, "yes") takes the streaming path.
@@ -135,8 +140,7 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         }
         return { sse: responsesSse(response, namespaces) };
       };
-      app.post("/v1/responses", async (request, reply) => send(reply, await answerResponses(request.body, callOf(request))));
-      inProcess.post("/v1/responses", async (call) => inProcessAnswer(await answerResponses(call.body, { sessionId: call.sessionId, rolloutId: call.rolloutId })));
+      dialect("/v1/responses", answerResponses);
 
       // A server without its own chat path answers chat through responses().
       const chatCompletions =
@@ -155,12 +159,11 @@ export function responsesApiModel<Config>(spec: ResponsesApiModelSpec<Config>): 
         const params = validateParams(ChatCompletionCreateParamsSchema, sanitized);
         checkToolSchemas(sanitized.tools, chatToolSchema);
         const start = performance.now();
-        const completion = await chatCompletions({ sessionId: call.sessionId, rolloutId: call.rolloutId, params, rawParams: sanitized }, context);
+        const completion = await chatCompletions({ ...call, params, rawParams: sanitized }, context);
         figures.observeCall((performance.now() - start) / 1000, completion.usage?.prompt_tokens, completion.usage?.completion_tokens);
         return streaming ? { sse: chatCompletionSse(completion, includeUsage) } : { json: completion };
       };
-      app.post("/v1/chat/completions", async (request, reply) => send(reply, await answerChat(request.body, callOf(request))));
-      inProcess.post("/v1/chat/completions", async (call) => inProcessAnswer(await answerChat(call.body, { sessionId: call.sessionId, rolloutId: call.rolloutId })));
+      dialect("/v1/chat/completions", answerChat);
 
       app.post("/v1/messages", async (request, reply) => {
         const body = bodyObject(request.body);

@@ -12,7 +12,7 @@ import { Registry } from "prom-client";
 import { flushTracing, startTracingFromConfig, TracingConfigError } from "../metrics/tracing.ts";
 import { registerRequestTracing } from "./tracing.ts";
 import { registerRolloutMetrics } from "./agent-metrics.ts";
-import { inProcessRoutesOf } from "./in-process-route.ts";
+import { createInProcessRoutes } from "./in-process-route.ts";
 import { configuredSessionSigning, randomSessionSigning, type SessionSigning } from "./session-cookie.ts";
 
 export interface BuildServerOptions {
@@ -72,13 +72,12 @@ export async function buildServer<Config>(definition: ServerDefinition<Config>, 
   });
   registerRequestTracing(app, options.instanceName);
   // Before the routes: each server registers its in-process twins of its hot routes on this table.
-  inProcessRoutesOf(app, { stripsRolloutPrefix: definition.stripRolloutPrefix, serverName: options.instanceName });
+  const inProcessRoutes = createInProcessRoutes(app, { stripsRolloutPrefix: definition.stripRolloutPrefix ?? false, serverName: options.instanceName });
   if (definition.serverType === "responses_api_agents") registerRolloutMetrics(app, context.metrics);
   await definition.register(app, context);
   if (options.coLocated) {
     if (ownsClient) throw new Error("coLocated needs the client the group's servers share");
-    const routes = inProcessRoutesOf(app);
-    client.serveLocally(options.instanceName, { post: (path, request) => routes.answer(path, request) });
+    client.serveLocally(options.instanceName, { post: (path, request) => inProcessRoutes.answer(path, request) });
     // Closed, it answers nothing in-process: calls to it then go over HTTP (refused, as to a stopped process).
     app.addHook("onClose", async () => client.stopServingLocally(options.instanceName));
   }
