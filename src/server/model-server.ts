@@ -3,7 +3,7 @@
 // dialects on top — `/v1/responses` (JSON or replayed SSE), `/v1/chat/completions` (JSON or replayed
 // SSE) and Anthropic `/v1/messages` mapped through `responses()` — and strips the `/ng-rollout/<id>`
 // prefix before routing so a gateway can correlate every call with its trial.
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { ChatCompletionCreateParamsSchema, ResponseCreateParamsSchema } from "../protocol/index.ts";
 import type { ChatCompletion, ChatCompletionCreateParams, NeMoGymResponse, ResponseCreateParams, ResponseCreateParamsInput } from "../protocol/index.ts";
