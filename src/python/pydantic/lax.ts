@@ -14,7 +14,8 @@ import { z } from "zod";
 import { detailsFromZodIssues, type ValidationDetail } from "../../protocol/errors.ts";
 import { pythonStringRepr } from "../repr.ts";
 import { jsonRepr } from "../json-value.ts";
-import { isPlainObject, smartUnionShape, stringOrListItem, type UnionMember } from "./union.ts";
+import { isPlainObject, quietParse, smartUnionShape, stringOrListItem, type UnionMember } from "./union.ts";
+import { FAILED_IN_WALK, rememberWalkParse, withWalkParses } from "./walk-parses.ts";
 
 /** One pydantic error as FastAPI prints it (`errors(include_url=False)`). */
 export type PydanticError = ValidationDetail;
@@ -60,6 +61,10 @@ export function modelName<S extends z.ZodType>(schema: S, name: string): S {
  * stands for. Errors' `loc` start at the input (FastAPI prefixes `"body"`).
  */
 export function laxValidate<S extends z.ZodType>(schema: S, input: unknown): LaxResult<z.output<S>> {
+  return withWalkParses(() => walkThenParse(schema, input));
+}
+
+function walkThenParse<S extends z.ZodType>(schema: S, input: unknown): LaxResult<z.output<S>> {
   const errors: PydanticError[] = [];
   const coerced = validatorOf(schema)(input, [], errors, false);
   if (errors.length > 0) return { success: false, errors };
@@ -136,11 +141,15 @@ const QUIET_ERROR: PydanticError = { type: "quiet", loc: [], msg: "", input: und
 /** Run zod on a value the walk cannot look into, reporting its issues at `loc`. */
 function zodChecked(schema: z.ZodType): Validator {
   return (input, loc, errors) => {
-    const result = schema.safeParse(input, { reportInput: true });
-    if (!result.success) {
-      if (quiet > 0) errors.push(QUIET_ERROR);
-      else errors.push(...detailsFromZodIssues(result.error.issues, input, loc));
+    if (quiet > 0) {
+      const result = quietParse(schema, input);
+      rememberWalkParse(schema, input, result.success ? result.data : FAILED_IN_WALK);
+      if (!result.success) errors.push(QUIET_ERROR);
+      return input;
     }
+    const result = schema.safeParse(input, { reportInput: true });
+    rememberWalkParse(schema, input, result.success ? result.data : FAILED_IN_WALK);
+    if (!result.success) errors.push(...detailsFromZodIssues(result.error.issues, input, loc));
     return input;
   };
 }

@@ -14,6 +14,7 @@
  * also pydantic's dump order (declared fields first, then extras).
  */
 import { z } from "zod";
+import { FAILED_IN_WALK, takeWalkParse } from "./walk-parses.ts";
 
 /** A model field declared `Optional[X] = None`: absent input dumps as `null`. */
 export function nullDefault<T extends z.ZodType>(schema: T) {
@@ -96,6 +97,17 @@ export function parseForwarding<T = unknown>(schema: z.ZodType, input: unknown, 
 export const NOT_PARSED: unique symbol = Symbol("not parsed");
 const SYNC = { async: false } as const;
 
+/**
+ * zod's parse when only whether it fits matters: safeParse's own run without the ZodError it builds on a failure —
+ * an Error, with a stack trace — which a smart union's members that do not fit would pay on every request.
+ */
+export function quietParse(schema: z.ZodType, input: unknown): { success: true; data: unknown } | { success: false } {
+  const payload = (schema as unknown as { _zod: { run(payload: { value: unknown; issues: unknown[] }, ctx: typeof SYNC): unknown } })._zod.run({ value: input, issues: [] }, SYNC);
+  if (payload instanceof Promise) throw new z.core.$ZodAsyncError();
+  const { value, issues } = payload as { value: unknown; issues: unknown[] };
+  return issues.length === 0 ? { success: true, data: value } : { success: false };
+}
+
 type MemberOutput<M extends readonly UnionMember[]> = z.output<M[number]["schema"]>;
 type MemberInput<M extends readonly UnionMember[]> = z.input<M[number]["schema"]>;
 
@@ -156,10 +168,16 @@ export function smartUnion<const M extends readonly UnionMember[]>(
     let best: { value: unknown; count: number } | undefined;
     for (const m of members) {
       if (!plausible(m)) continue;
-      const result = m.schema.safeParse(input);
-      if (!result.success) continue;
+      // Within a lax validation, its walk may have parsed this member on this very object already (walk-parses.ts).
+      let value = takeWalkParse(m.schema, input);
+      if (value === FAILED_IN_WALK) continue;
+      if (!value) {
+        const result = quietParse(m.schema, input);
+        if (!result.success) continue;
+        value = result;
+      }
       const count = countFieldsSet(input, m.fields);
-      if (!best || count > best.count) best = { value: result.data, count };
+      if (!best || count > best.count) best = { value: value.data, count };
     }
     if (best) return best.value as MemberOutput<M>;
 
