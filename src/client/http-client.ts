@@ -123,6 +123,69 @@ function errorCode(error: unknown): string | undefined {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * One call's abort for undici: its deadline and the caller's signal in one small emitter (undici takes an
+ * EventEmitter-like signal: `once`, `removeListener`, `aborted`, `reason`). It replaces an AbortSignal.timeout and an
+ * AbortSignal.any per call — two EventTargets, the first one's timer left pending for the whole deadline and swept by
+ * a FinalizationRegistry — which cost an agent about 4% of its CPU at 64 rollouts in flight. Ended with the call: its
+ * timer cleared, its listener taken off the caller's signal.
+ */
+class CallAbort {
+  aborted = false;
+  reason: unknown = undefined;
+  /** The deadline, not the caller, ended the call. */
+  deadlineExceeded = false;
+  private listeners: (() => void)[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private readonly onCallerAbort: (() => void) | undefined;
+
+  constructor(
+    deadlineMs: number,
+    private readonly caller: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => {
+      this.deadlineExceeded = true;
+      this.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    }, deadlineMs);
+    this.timer.unref();
+    if (caller?.aborted) this.abort(caller.reason);
+    else if (caller) {
+      this.onCallerAbort = () => this.abort(caller.reason);
+      caller.addEventListener("abort", this.onCallerAbort, { once: true });
+    }
+  }
+
+  once(_event: "abort", listener: () => void): this {
+    this.listeners.push(listener);
+    return this;
+  }
+
+  on(event: "abort", listener: () => void): this {
+    return this.once(event, listener);
+  }
+
+  removeListener(_event: "abort", listener: () => void): this {
+    this.listeners = this.listeners.filter((entry) => entry !== listener);
+    return this;
+  }
+
+  private abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.end();
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  /** The call is over: nothing of it stays pending. */
+  end(): void {
+    clearTimeout(this.timer);
+    if (this.onCallerAbort) this.caller!.removeEventListener("abort", this.onCallerAbort);
+  }
+}
+
 export class HttpClient {
   readonly options: Required<HttpClientOptions>;
   private readonly pools = new Map<string, Pool>();
@@ -169,32 +232,35 @@ export class HttpClient {
 
     const method = options.method ?? (body === undefined ? "GET" : "POST");
     const mayReplay = replaySafe(method, headers, options);
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const response = await this.pool(target.origin).request({
-          path: target.pathname + target.search,
-          method,
-          headers,
-          body,
-          signal,
-        });
-        const text = await response.body.text();
-        const packed = offerPacked && response.headers[ARRAY_ENCODING_HEADER] === "packed-v1";
-        if (packed) this.packedOrigins.add(target.origin);
-        return toHttpResponse(response, text, packed ? "packed-v1" : "json");
-      } catch (error) {
-        if (deadline.aborted) throw new DeadlineExceededError(url, deadlineMs);
-        if (options.signal?.aborted) throw error;
-        const code = errorCode(error) ?? "";
-        const retryable = FAILED_BEFORE_SENDING.has(code) || (FAILED_MID_EXCHANGE.has(code) && mayReplay);
-        if (!retryable || attempt >= maxRetries) {
-          const why = FAILED_MID_EXCHANGE.has(code) && !mayReplay ? "; not retried: the server may have run this POST" : "";
-          throw new TransportError(`${url}: ${(error as Error).message} (${code || "no code"}) after ${attempt + 1} attempt(s)${why}`, url, code || undefined, attempt + 1);
+    const signal = new CallAbort(deadlineMs, options.signal);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = await this.pool(target.origin).request({
+            path: target.pathname + target.search,
+            method,
+            headers,
+            body,
+            signal,
+          });
+          const text = await response.body.text();
+          const packed = offerPacked && response.headers[ARRAY_ENCODING_HEADER] === "packed-v1";
+          if (packed) this.packedOrigins.add(target.origin);
+          return toHttpResponse(response, text, packed ? "packed-v1" : "json");
+        } catch (error) {
+          if (signal.deadlineExceeded) throw new DeadlineExceededError(url, deadlineMs);
+          if (options.signal?.aborted) throw error;
+          const code = errorCode(error) ?? "";
+          const retryable = FAILED_BEFORE_SENDING.has(code) || (FAILED_MID_EXCHANGE.has(code) && mayReplay);
+          if (!retryable || attempt >= maxRetries) {
+            const why = FAILED_MID_EXCHANGE.has(code) && !mayReplay ? "; not retried: the server may have run this POST" : "";
+            throw new TransportError(`${url}: ${(error as Error).message} (${code || "no code"}) after ${attempt + 1} attempt(s)${why}`, url, code || undefined, attempt + 1);
+          }
+          await sleep(this.options.retryBackoffMs * 2 ** attempt);
         }
-        await sleep(this.options.retryBackoffMs * 2 ** attempt);
       }
+    } finally {
+      signal.end();
     }
   }
 

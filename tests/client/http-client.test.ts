@@ -4,6 +4,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { getEventListeners } from "node:events";
 import { DeadlineExceededError, HttpClient, ServerClient, TransportError } from "../../src/client/index.ts";
 import { refusedPort } from "../../src/testing/ports.ts";
 
@@ -100,6 +101,32 @@ test("the deadline bounds the whole call", async () => {
   const started = Date.now();
   await assert.rejects(client.request(`${base}/slow`, { deadlineMs: 200 }), DeadlineExceededError);
   assert.ok(Date.now() - started < 1500);
+  await client.close();
+});
+
+test("the caller's abort ends the call with the caller's reason, not retried and not a deadline", async () => {
+  const client = new HttpClient({ deadlineMs: 60_000 });
+  const caller = new AbortController();
+  const before = hits;
+  setTimeout(() => caller.abort(new Error("the rollout was cancelled")), 100);
+  const started = Date.now();
+  await assert.rejects(client.request(`${base}/slow`, { signal: caller.signal }), (error: Error) => !(error instanceof DeadlineExceededError) && /cancelled/.test(error.message));
+  assert.ok(Date.now() - started < 1500);
+  assert.equal(hits - before, 1);
+  // Aborted before it starts: nothing is sent.
+  await assert.rejects(client.request(`${base}/ok`, { signal: caller.signal }), /cancelled/);
+  assert.equal(hits - before, 1);
+  await client.close();
+});
+
+test("a finished call leaves nothing on the caller's signal, whether it answered, failed or hit its deadline", async () => {
+  const client = new HttpClient({ deadlineMs: 60_000, maxRetries: 0 });
+  const caller = new AbortController();
+  await Promise.all(Array.from({ length: 50 }, () => client.request(`${base}/ok`, { signal: caller.signal })));
+  await client.request(`${base}/fail`, { signal: caller.signal });
+  await assert.rejects(client.request(`${base}/slow`, { signal: caller.signal, deadlineMs: 100 }), DeadlineExceededError);
+  await assert.rejects(client.request(`http://127.0.0.1:${await refusedPort()}/`, { signal: caller.signal }), TransportError);
+  assert.equal(getEventListeners(caller.signal, "abort").length, 0);
   await client.close();
 });
 
