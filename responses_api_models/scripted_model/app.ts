@@ -67,17 +67,19 @@ function withTrainingFields(output: Item[], items: Item[], seed: number): Item[]
   return [...plain.slice(0, -1), last];
 }
 
-function messageOutput(items: Item[], text: string): Item[] {
-  return [{ id: stableId("msg", items, text), content: [{ annotations: [], text, type: "output_text", logprobs: null }], role: "assistant", status: "completed", type: "message" }];
+// `promptText` is JSON.stringify(items), made once per call: stableId hashes a string part as it is, so the ids are
+// the ones the items themselves would give.
+function messageOutput(promptText: string, text: string): Item[] {
+  return [{ id: stableId("msg", promptText, text), content: [{ annotations: [], text, type: "output_text", logprobs: null }], role: "assistant", status: "completed", type: "message" }];
 }
 
-function heuristicOutput(items: Item[], tools: unknown[], parallelToolCalls: boolean): Item[] {
+function heuristicOutput(items: Item[], promptText: string, tools: unknown[], parallelToolCalls: boolean): Item[] {
   const functionTools = (tools as { type?: string; name: string; parameters: any }[]).filter((t) => t.type === "function");
   const turn = heuristicTurn(items, functionTools, parallelToolCalls);
   if (turn.kind === "message") {
     return [
       {
-        id: stableId("msg", items, turn.text),
+        id: stableId("msg", promptText, turn.text),
         content: [{ annotations: [], text: turn.text, type: "output_text", logprobs: null }],
         role: "assistant",
         status: "completed",
@@ -86,7 +88,7 @@ function heuristicOutput(items: Item[], tools: unknown[], parallelToolCalls: boo
     ];
   }
   return turn.calls.map((call, index) => {
-    const callId = stableId("call", items, index, call);
+    const callId = stableId("call", promptText, index, call);
     return { arguments: JSON.stringify(call.arguments), call_id: callId, name: call.name, type: "function_call", id: callId.replace(/^call_/, "fc_"), status: "completed" };
   });
 }
@@ -124,15 +126,15 @@ export default responsesApiModel({
         const what = config.mode === "judge_replay" ? "no recorded judgement has this prompt" : "no judge rule matches this prompt";
         throw new HttpError(404, `scripted_model (${config.mode}): ${what}: ${JSON.stringify(judgePromptText(judged).slice(0, 200))}`);
       }
-      output = recorded ? (recorded.output as Item[]) : messageOutput(items, ruled!);
+      output = recorded ? (recorded.output as Item[]) : messageOutput(promptText, ruled!);
       usage = (recorded?.usage as Usage | null | undefined) ?? usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));
       if (recorded) model = config.model ?? `scripted-judge_replay(${recorded.model})`;
     } else {
-      output = heuristicOutput(items, params.tools ?? [], params.parallel_tool_calls !== false);
+      output = heuristicOutput(items, promptText, params.tools ?? [], params.parallel_tool_calls !== false);
       usage = usageOf(approxTokens(promptText), approxTokens(JSON.stringify(output)));
     }
     if (config.return_token_id_information) output = withTrainingFields(output, items, config.seed ^ approxTokens(promptText));
-    return responseEnvelope({ params, model, output: output as NeMoGymResponse["output"], usage, id: stableId("resp", items, config.mode) });
+    return responseEnvelope({ params, model, output: output as NeMoGymResponse["output"], usage, id: stableId("resp", promptText, config.mode) });
   },
 });
 

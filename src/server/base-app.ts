@@ -186,15 +186,13 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   // body unwrapped), so an upstream that cannot be reached shows in the terminal of each server it passed.
   const log = options.log ?? stderrLog;
   const loggedWithStack = new WeakSet<FastifyRequest>();
+  // One hook for both (each async hook is a promise and a turn per request).
   app.addHook("onSend", async (request, reply, payload) => {
-    if (reply.statusCode < 500 || loggedWithStack.has(request)) return payload;
-    const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
-    log.warn(failedAnswerLine(request, reply.statusCode, text));
-    return payload;
-  });
-
-  // Re-set on every response, as Starlette does: callers always forward the latest cookie.
-  app.addHook("onSend", async (request, reply, payload) => {
+    if (reply.statusCode >= 500 && !loggedWithStack.has(request)) {
+      const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+      log.warn(failedAnswerLine(request, reply.statusCode, text));
+    }
+    // The session cookie is re-set on every response, as Starlette does: callers always forward the latest one.
     const existing = reply.getHeader("set-cookie");
     const mine = codec.setCookieHeader(request.sessionId);
     reply.header("set-cookie", existing === undefined ? mine : [...(Array.isArray(existing) ? existing : [String(existing)]), mine]);
