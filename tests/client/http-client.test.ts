@@ -119,15 +119,31 @@ test("the caller's abort ends the call with the caller's reason, not retried and
   await client.close();
 });
 
-test("a finished call leaves nothing on the caller's signal, whether it answered, failed or hit its deadline", async () => {
+test("calls sharing one caller's signal put one listener on it, and a finished call no longer follows it", async () => {
   const client = new HttpClient({ deadlineMs: 60_000, maxRetries: 0 });
   const caller = new AbortController();
-  await Promise.all(Array.from({ length: 50 }, () => client.request(`${base}/ok`, { signal: caller.signal })));
-  await client.request(`${base}/fail`, { signal: caller.signal });
-  await assert.rejects(client.request(`${base}/slow`, { signal: caller.signal, deadlineMs: 100 }), DeadlineExceededError);
-  await assert.rejects(client.request(`http://127.0.0.1:${await refusedPort()}/`, { signal: caller.signal }), TransportError);
-  assert.equal(getEventListeners(caller.signal, "abort").length, 0);
-  await client.close();
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning);
+  process.on("warning", onWarning);
+  try {
+    // A run-wide signal shared by every call in flight.
+    await Promise.all(Array.from({ length: 200 }, () => client.request(`${base}/ok`, { signal: caller.signal })));
+    await client.request(`${base}/fail`, { signal: caller.signal });
+    await assert.rejects(client.request(`${base}/slow`, { signal: caller.signal, deadlineMs: 100 }), DeadlineExceededError);
+    await assert.rejects(client.request(`http://127.0.0.1:${await refusedPort()}/`, { signal: caller.signal }), TransportError);
+    assert.ok(getEventListeners(caller.signal, "abort").length <= 1);
+    // One call still in flight ends with the caller's abort; the finished ones are not touched by it.
+    const before = hits;
+    const pending = client.request(`${base}/slow`, { signal: caller.signal });
+    setTimeout(() => caller.abort(new Error("the run was stopped")), 100);
+    await assert.rejects(pending, /the run was stopped/);
+    assert.equal(hits - before, 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning"), []);
+  } finally {
+    process.off("warning", onWarning);
+    await client.close();
+  }
 });
 
 test("cookies go out as given and come back as only those the response set (no jar)", async () => {
