@@ -125,7 +125,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One call's abort for undici: its deadline and the caller's signal in one small emitter (undici takes an
- * EventEmitter-like signal: `once`, `removeListener`, `aborted`, `reason`). It replaces an AbortSignal.timeout and an
+ * EventEmitter-like signal: it checks for `on`, listens with `once`, reads `aborted` and `reason`, and takes its
+ * listener off with `removeListener`). It replaces an AbortSignal.timeout and an
  * AbortSignal.any per call — two EventTargets, the first one's timer left pending for the whole deadline and swept by
  * a FinalizationRegistry — which cost an agent about 4% of its CPU at 64 rollouts in flight. Ended with the call: its
  * timer cleared, and it no longer follows the caller's signal.

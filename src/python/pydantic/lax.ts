@@ -15,7 +15,7 @@ import { detailsFromZodIssues, type ValidationDetail } from "../../protocol/erro
 import { pythonStringRepr } from "../repr.ts";
 import { jsonRepr } from "../json-value.ts";
 import { isPlainObject, quietParse, smartUnionShape, stringOrListItem, type UnionMember } from "./union.ts";
-import { FAILED_IN_WALK, rememberWalkParse, withWalkParses } from "./walk-parses.ts";
+import { rememberWalkParse, withWalkParses } from "./walk-parses.ts";
 
 /** One pydantic error as FastAPI prints it (`errors(include_url=False)`). */
 export type PydanticError = ValidationDetail;
@@ -141,14 +141,15 @@ const QUIET_ERROR: PydanticError = { type: "quiet", loc: [], msg: "", input: und
 /** Run zod on a value the walk cannot look into, reporting its issues at `loc`. */
 function zodChecked(schema: z.ZodType): Validator {
   return (input, loc, errors) => {
+    // Inside a smart union only whether it fits counts; elsewhere the issues are the report.
     if (quiet > 0) {
-      const result = quietParse(schema, input);
-      rememberWalkParse(schema, input, result.success ? result.data : FAILED_IN_WALK);
-      if (!result.success) errors.push(QUIET_ERROR);
+      const fits = quietParse(schema, input);
+      rememberWalkParse(schema, input, fits);
+      if (!fits.success) errors.push(QUIET_ERROR);
       return input;
     }
     const result = schema.safeParse(input, { reportInput: true });
-    rememberWalkParse(schema, input, result.success ? result.data : FAILED_IN_WALK);
+    rememberWalkParse(schema, input, result.success ? { success: true, data: result.data } : { success: false });
     if (!result.success) errors.push(...detailsFromZodIssues(result.error.issues, input, loc));
     return input;
   };

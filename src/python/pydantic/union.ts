@@ -14,7 +14,7 @@
  * also pydantic's dump order (declared fields first, then extras).
  */
 import { z } from "zod";
-import { FAILED_IN_WALK, takeWalkParse } from "./walk-parses.ts";
+import { takeWalkParse, type QuietParse } from "./walk-parses.ts";
 
 /** A model field declared `Optional[X] = None`: absent input dumps as `null`. */
 export function nullDefault<T extends z.ZodType>(schema: T) {
@@ -86,10 +86,8 @@ export function forwardIssues(target: z.core.$ZodRawIssue[], issues: readonly z.
  * smart union that is the success path too (every member that does not fit fails so, on every request).
  */
 export function parseForwarding<T = unknown>(schema: z.ZodType, input: unknown, target: z.core.$ZodRawIssue[]): T | typeof NOT_PARSED {
-  const payload = (schema as unknown as { _zod: { run(payload: { value: unknown; issues: z.core.$ZodRawIssue[] }, ctx: { async: false }): unknown } })._zod.run({ value: input, issues: [] }, SYNC);
-  if (payload instanceof Promise) throw new z.core.$ZodAsyncError();
-  const { value, issues } = payload as { value: T; issues: z.core.$ZodRawIssue[] };
-  if (issues.length === 0) return value;
+  const { value, issues } = runZod(schema, input);
+  if (issues.length === 0) return value as T;
   const config = z.core.config();
   for (const issue of issues) target.push(z.core.util.finalizeIssue(issue, SYNC, config) as z.core.$ZodRawIssue);
   return NOT_PARSED;
@@ -97,15 +95,22 @@ export function parseForwarding<T = unknown>(schema: z.ZodType, input: unknown, 
 export const NOT_PARSED: unique symbol = Symbol("not parsed");
 const SYNC = { async: false } as const;
 
-/**
- * zod's parse when only whether it fits matters: safeParse's own run without the ZodError it builds on a failure —
- * an Error, with a stack trace — which a smart union's members that do not fit would pay on every request.
- */
-export function quietParse(schema: z.ZodType, input: unknown): { success: true; data: unknown } | { success: false } {
-  const payload = (schema as unknown as { _zod: { run(payload: { value: unknown; issues: unknown[] }, ctx: typeof SYNC): unknown } })._zod.run({ value: input, issues: [] }, SYNC);
+/** safeParse's own run of `schema` on `input`: its value and raw issues, without the ZodError safeParse builds from them. */
+function runZod(schema: z.ZodType, input: unknown): { value: unknown; issues: z.core.$ZodRawIssue[] } {
+  const payload = (schema as unknown as { _zod: { run(payload: { value: unknown; issues: z.core.$ZodRawIssue[] }, ctx: typeof SYNC): unknown } })._zod.run({ value: input, issues: [] }, SYNC);
   if (payload instanceof Promise) throw new z.core.$ZodAsyncError();
-  const { value, issues } = payload as { value: unknown; issues: unknown[] };
-  return issues.length === 0 ? { success: true, data: value } : { success: false };
+  return payload as { value: unknown; issues: z.core.$ZodRawIssue[] };
+}
+
+const DOES_NOT_FIT: QuietParse = { success: false };
+
+/**
+ * zod's parse when only whether it fits matters: without the ZodError — an Error, with a stack trace — that a smart
+ * union's members that do not fit would build on every request.
+ */
+export function quietParse(schema: z.ZodType, input: unknown): QuietParse {
+  const { value, issues } = runZod(schema, input);
+  return issues.length === 0 ? { success: true, data: value } : DOES_NOT_FIT;
 }
 
 type MemberOutput<M extends readonly UnionMember[]> = z.output<M[number]["schema"]>;
@@ -169,15 +174,10 @@ export function smartUnion<const M extends readonly UnionMember[]>(
     for (const m of members) {
       if (!plausible(m)) continue;
       // Within a lax validation, its walk may have parsed this member on this very object already (walk-parses.ts).
-      let value = takeWalkParse(m.schema, input);
-      if (value === FAILED_IN_WALK) continue;
-      if (!value) {
-        const result = quietParse(m.schema, input);
-        if (!result.success) continue;
-        value = result;
-      }
+      const result = takeWalkParse(m.schema, input) ?? quietParse(m.schema, input);
+      if (!result.success) continue;
       const count = countFieldsSet(input, m.fields);
-      if (!best || count > best.count) best = { value: value.data, count };
+      if (!best || count > best.count) best = { value: result.data, count };
     }
     if (best) return best.value as MemberOutput<M>;
 

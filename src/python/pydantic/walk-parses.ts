@@ -10,10 +10,10 @@
  */
 import type { z } from "zod";
 
-/** A parse that failed; its issues are not kept (a union that fits no member parses again, for its report). */
-export const FAILED_IN_WALK: unique symbol = Symbol("failed in the walk");
+/** Whether a zod parse fitted, and its data when it did (a failure's issues are not kept: a union that fits no member parses again, for its report). */
+export type QuietParse = { success: true; data: unknown } | { success: false };
 
-let current: Map<z.ZodType, WeakMap<object, unknown>> | undefined;
+let current: Map<z.ZodType, WeakMap<object, QuietParse>> | undefined;
 
 /** Run one laxValidate call with its own table (a nested call gets its own; the outer one's is restored). */
 export function withWalkParses<T>(validate: () => T): T {
@@ -26,21 +26,19 @@ export function withWalkParses<T>(validate: () => T): T {
   }
 }
 
-/** The walk parsed an object input with `schema`: its data, or FAILED_IN_WALK. */
-export function rememberWalkParse(schema: z.ZodType, input: unknown, outcome: unknown): void {
+/** The walk parsed an object input with `schema`. */
+export function rememberWalkParse(schema: z.ZodType, input: unknown, outcome: QuietParse): void {
   if (current === undefined || typeof input !== "object" || input === null) return;
   let bySchema = current.get(schema);
   if (!bySchema) current.set(schema, (bySchema = new WeakMap()));
   bySchema.set(input, outcome);
 }
 
-/** The walk's outcome of (schema, input) — data (removed from the table) or FAILED_IN_WALK — or undefined when it has none. */
-export function takeWalkParse(schema: z.ZodType, input: unknown): { data: unknown } | typeof FAILED_IN_WALK | undefined {
+/** The walk's outcome of (schema, input) — a success is removed from the table — or undefined when it has none. */
+export function takeWalkParse(schema: z.ZodType, input: unknown): QuietParse | undefined {
   if (current === undefined || typeof input !== "object" || input === null) return undefined;
   const bySchema = current.get(schema);
-  if (!bySchema?.has(input)) return undefined;
-  const outcome = bySchema.get(input);
-  if (outcome === FAILED_IN_WALK) return FAILED_IN_WALK;
-  bySchema.delete(input);
-  return { data: outcome };
+  const outcome = bySchema?.get(input);
+  if (outcome?.success) bySchema!.delete(input);
+  return outcome;
 }
