@@ -48,7 +48,7 @@ export class TurnAdmission {
   private admittedThisTurn = 0;
   private readonly arriving = new FifoQueue();
   private readonly continuing = new FifoQueue();
-  private turnScheduled = false;
+  private turn: NodeJS.Immediate | undefined;
   private lastTurnAt = performance.now();
 
   constructor(private readonly options: TurnAdmissionOptions) {}
@@ -58,12 +58,12 @@ export class TurnAdmission {
     const aheadOfIt = kind === "continuing" ? this.continuing.size : this.continuing.size + this.arriving.size;
     if (aheadOfIt === 0 && this.admittedThisTurn < this.perTurn) {
       this.admittedThisTurn++;
-      this.scheduleTurn();
+      this.scheduleTurn(false);
       return undefined;
     }
     const queue = kind === "continuing" ? this.continuing : this.arriving;
     const turn = new Promise<void>((resolve) => queue.push(resolve));
-    this.scheduleTurn();
+    this.scheduleTurn(true);
     return turn;
   }
 
@@ -72,15 +72,20 @@ export class TurnAdmission {
     return this.arriving.size + this.continuing.size;
   }
 
-  private scheduleTurn(): void {
-    if (this.turnScheduled) return;
-    this.turnScheduled = true;
-    // An immediate runs after this turn's I/O, and a pending one keeps the next poll from blocking.
-    setImmediate(this.onTurn);
+  /**
+   * The end of this turn: an immediate runs after the turn's I/O. With work waiting it keeps the next poll from
+   * blocking; without (only the count to reset) it is unref'd: it still runs at this turn's end, but never keeps
+   * an idle process awake or alive (a CLI exits when its last call is answered).
+   */
+  private scheduleTurn(workWaiting: boolean): void {
+    if (this.turn === undefined) {
+      this.turn = setImmediate(this.onTurn);
+      if (!workWaiting) this.turn.unref();
+    } else if (workWaiting) this.turn.ref();
   }
 
   private readonly onTurn = (): void => {
-    this.turnScheduled = false;
+    this.turn = undefined;
     const now = performance.now();
     const turnMs = now - this.lastTurnAt;
     this.lastTurnAt = now;
@@ -99,7 +104,7 @@ export class TurnAdmission {
       this.admittedThisTurn++;
       this.arriving.admitOne();
     }
-    if (this.queued > 0 || this.admittedThisTurn > 0) this.scheduleTurn();
+    if (this.queued > 0 || this.admittedThisTurn > 0) this.scheduleTurn(this.queued > 0);
   };
 }
 
