@@ -5,7 +5,6 @@ import { Pool, type Dispatcher } from "undici";
 import { ARRAY_ENCODING_HEADER, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 import { injectTraceContext } from "../metrics/tracing.ts";
-import { processAdmission } from "./turn-admission.ts";
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
@@ -250,7 +249,6 @@ export class HttpClient {
     const method = options.method ?? (body === undefined ? "GET" : "POST");
     const mayReplay = replaySafe(method, headers, options);
     const signal = new CallAbort(deadlineMs, options.signal);
-    let answer: HttpResponse;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -264,8 +262,7 @@ export class HttpClient {
           const text = await response.body.text();
           const packed = offerPacked && response.headers[ARRAY_ENCODING_HEADER] === "packed-v1";
           if (packed) this.packedOrigins.add(target.origin);
-          answer = toHttpResponse(response, text, packed ? "packed-v1" : "json");
-          break;
+          return toHttpResponse(response, text, packed ? "packed-v1" : "json");
         } catch (error) {
           if (signal.deadlineExceeded) throw new DeadlineExceededError(url, deadlineMs);
           if (options.signal?.aborted) throw error;
@@ -281,10 +278,6 @@ export class HttpClient {
     } finally {
       signal.end();
     }
-    // The caller's next step waits its turn with the process's other work (the answer is in; no deadline runs).
-    const turn = processAdmission.enter("continuing");
-    if (turn) await turn;
-    return answer;
   }
 
   async close(): Promise<void> {

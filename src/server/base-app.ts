@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { processAdmission } from "../client/turn-admission.ts";
+import { processAdmission } from "./turn-admission.ts";
 import { parseCookieHeader, sessionCookieCodecFor, type SessionCookieCodec, type SessionSigning } from "./session-cookie.ts";
 import { HttpError, INNER_STATUS_HEADER, InnerServerError, RequestValidationError } from "../protocol/errors.ts";
 import { laxValidate } from "../python/pydantic/index.ts";
@@ -169,10 +169,10 @@ export function createBaseApp(options: BaseAppOptions): FastifyInstance {
   });
 
   // Work arriving over sockets is admitted a few requests per event-loop turn, first come first served (see
-  // client/turn-admission.ts); GETs (health, /metrics, /tools) are cheap reads that monitoring must get promptly.
+  // turn-admission.ts); GETs (health, /metrics, /tools) are cheap reads that monitoring must get promptly.
   app.addHook("onRequest", async (request, reply) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      const turn = processAdmission.enter("arriving");
+      const turn = processAdmission.enter();
       if (turn) await turn;
     }
     request.cookies = headerSafeCookies(parseCookieHeader(request.headers.cookie));

@@ -1,11 +1,11 @@
-// Fair admission under CPU saturation (src/client/turn-admission.ts): requests are admitted a bounded number per
+// Fair admission under CPU saturation (src/server/turn-admission.ts): requests are admitted a bounded number per
 // event-loop turn in arrival order, and a server busy with old connections still accepts new ones promptly —
 // libuv accepts one connection per turn, so without short turns a connection opened under load waited for
 // thousands of other requests (measured below in requests served, not in wall time).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, Pool } from "undici";
-import { TurnAdmission } from "../../src/client/turn-admission.ts";
+import { TurnAdmission } from "../../src/server/turn-admission.ts";
 import { createBaseApp } from "../../src/server/index.ts";
 import { randomSessionSigning } from "../../src/server/session-cookie.ts";
 
@@ -13,14 +13,14 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 test("admission: an idle server admits at once; a burst is admitted first in, first out, a bounded number per turn", async () => {
   const admission = new TurnAdmission({ targetTurnMs: 1_000, maxPerTurn: 8 });
-  assert.equal(admission.enter("arriving"), undefined, "the first request runs at once");
+  assert.equal(admission.enter(), undefined, "the first request runs at once");
 
   const order: number[] = [];
   const perTurn: number[] = [];
   let turn = 0;
   const waits: Promise<void>[] = [];
   for (let i = 0; i < 100; i++) {
-    const wait = admission.enter("arriving");
+    const wait = admission.enter();
     if (wait === undefined) {
       order.push(i);
       continue;
@@ -53,7 +53,7 @@ test("admission: turns that run long admit one request per turn, and every reque
   };
   let admitted = 0;
   const waits = Array.from({ length: 20 }, () => {
-    const wait = admission.enter("arriving");
+    const wait = admission.enter();
     if (wait === undefined) {
       admitted++;
       busy(3);
@@ -72,18 +72,6 @@ test("admission: turns that run long admit one request per turn, and every reque
   await Promise.all(waits);
   assert.equal(admitted, 20);
   assert.ok(turns >= 15, `long turns admit about one request each (${turns} turns for 20)`);
-});
-
-test("admission: answers to this process's own calls go before new requests, and a new request still gets one place a turn", async () => {
-  const admission = new TurnAdmission({ targetTurnMs: 1_000, maxPerTurn: 4 });
-  assert.equal(admission.enter("arriving"), undefined); // the turn's one place at first
-  const order: string[] = [];
-  const waits: Promise<void>[] = [];
-  for (let i = 0; i < 3; i++) waits.push(admission.enter("arriving")!.then(() => void order.push(`new${i}`)));
-  for (let i = 0; i < 12; i++) waits.push(admission.enter("continuing")!.then(() => void order.push(`cont${i}`)));
-  await Promise.all(waits);
-  // Turn 1 has two places (one for the oldest new request, then the answers), turn 2 three, turn 3 four, ...
-  assert.deepEqual(order, ["new0", "cont0", "new1", "cont1", "cont2", "new2", "cont3", "cont4", "cont5", "cont6", "cont7", "cont8", "cont9", "cont10", "cont11"]);
 });
 
 test("a saturated server accepts new connections and serves them in about arrival order", async () => {
