@@ -51,8 +51,34 @@ export interface HttpResponse {
   /** Only the cookies set by this response (NeMo Gym's `response.cookies`). */
   cookies: Record<string, string>;
   text: string;
+  /** The body parsed as JSON: a value of the caller's own (a later call parses again); throws when it is not JSON. */
   json<T = unknown>(): T;
+  /**
+   * The body parsed as JSON for a look that neither keeps nor changes it (an agent's check that an answer is the
+   * server's own): the next json() hands over that same parse instead of parsing the text again.
+   */
+  peekJson?(): unknown;
   ok: boolean;
+}
+
+/**
+ * json() and peekJson() over one parse: a peek parses once and the first json() after it takes that value, so an
+ * answer checked and then read is parsed once, and every json() still returns a value nobody else holds.
+ */
+export function jsonReaders(parse: () => unknown): Pick<HttpResponse, "json" | "peekJson"> {
+  let peeked: { value: unknown } | undefined;
+  return {
+    json<T>() {
+      if (peeked === undefined) return parse() as T;
+      const { value } = peeked;
+      peeked = undefined;
+      return value as T;
+    },
+    peekJson() {
+      peeked ??= { value: parse() };
+      return peeked.value;
+    },
+  };
 }
 
 export class TransportError extends Error {
@@ -293,8 +319,6 @@ function toHttpResponse(response: Dispatcher.ResponseData, text: string, encodin
     cookies: cookiesFromSetCookie(response.headers["set-cookie"]),
     text,
     ok: response.statusCode >= 200 && response.statusCode < 300,
-    json<T>() {
-      return parseWire(text, encoding) as T;
-    },
+    ...jsonReaders(() => parseWire(text, encoding)),
   };
 }

@@ -42,6 +42,15 @@ function parsedBody(response: HttpResponse): unknown {
   }
 }
 
+/** parsedBody for a look only (kept for the json() that reads the answer next, not parsed twice). */
+function peekedBody(response: HttpResponse): unknown {
+  try {
+    return response.peekJson ? response.peekJson() : response.json();
+  } catch {
+    return undefined;
+  }
+}
+
 const isDetailObject = (body: unknown) => typeof body === "object" && body !== null && !Array.isArray(body) && "detail" in body;
 
 /** Why `response` is not the server's own answer, or `undefined` when it is. */
@@ -50,7 +59,7 @@ function notOwnAnswer(response: HttpResponse): { failureClass: InfrastructureFai
   // An agent we called already typed its failure: keep the type.
   if (response.status >= 500 && isInfrastructureFailureClass(reported)) return { failureClass: reported, reason: `it reported ${reported}` };
   if (UNAVAILABLE_STATUSES.has(response.status)) return { failureClass: "environment_unavailable", reason: `HTTP ${response.status}` };
-  const body = parsedBody(response);
+  const body = peekedBody(response);
   if (response.ok) return body === undefined ? { failureClass: "invalid_inner_answer", reason: `HTTP ${response.status} with a body that is not JSON` } : undefined;
   if (isDetailObject(body)) return undefined;
   if (response.status === 500 && typeof body === "string") return undefined;

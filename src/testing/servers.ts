@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { PROJECT_ROOT, type ConfigDict } from "../config/index.ts";
-import { cookieHeader, cookiesFromSetCookie, HttpClient, ServerClient, type HttpResponse } from "../client/index.ts";
+import { cookieHeader, cookiesFromSetCookie, HttpClient, jsonReaders, ServerClient, type HttpResponse } from "../client/index.ts";
 import { parseWire } from "../protocol/wire-json.ts";
 import type { ServerContext, ServerDefinition } from "../server/definition.ts";
 import { buildServer } from "../server/serve.ts";
@@ -160,7 +160,7 @@ async function injectInstance<Config>(definition: ServerDefinition<Config>, inst
       cookies: cookiesFromSetCookie(answer.headers["set-cookie"] as string | string[] | undefined),
       text,
       ok: answer.statusCode >= 200 && answer.statusCode < 300,
-      json: <T>() => parseWire(text) as T,
+      ...jsonReaders(() => parseWire(text)),
     };
   };
   return { ...callsOf(call), app, context, instanceName, sessionCookieName: `${definition.className}___${instanceName}`, close: () => app.close() };
