@@ -171,3 +171,19 @@ test("two thousand concurrent calls to one origin all complete over the shared p
   assert.ok(answers.every((a) => a.status === 200));
   await client.close();
 });
+
+test("an answer looked at with peekJson is parsed once: the next json() takes that parse, later ones parse again", async () => {
+  const client = new HttpClient();
+  const answer = await client.request(`${base}/any`, { method: "POST", json: {} });
+  const peeked = answer.peekJson!();
+  assert.deepEqual(peeked, { ok: true });
+  assert.equal(answer.peekJson!(), peeked, "a second look sees the same parse");
+  const first = answer.json<{ ok: boolean }>();
+  assert.equal(first, peeked, "the first reader takes the looked-at parse");
+  first.ok = false;
+  const second = answer.json<{ ok: boolean }>();
+  assert.notEqual(second, first);
+  assert.deepEqual(second, { ok: true }, "a later reader gets its own value, not the first reader's changes");
+  assert.notEqual(answer.peekJson!(), second);
+  await client.close();
+});
