@@ -87,6 +87,71 @@ export function stringifyWire(value: unknown, options: { encoding?: ArrayEncodin
   return swaps.some((swap) => swap.replacement.startsWith(FLOAT_MARK)) ? text.replace(FLOAT_MARKED, "$1.0") : text;
 }
 
+/**
+ * A copy of `value` equal to `JSON.parse(JSON.stringify(value))` — what a server reads of a body the HTTP client
+ * serialized (or of an answer stringifyWire wrote: its ".0" floats parse to the same numbers) — made without the
+ * text, with an upper bound on that text's UTF-8 bytes (6 per UTF-16 unit of a string, the worst escape). Undefined
+ * when `value` is not plain JSON data nesting at most `maxDepth` containers (a class instance, a `toJSON`, a bigint,
+ * a `__proto__` key, a cycle, a top-level undefined): the caller then takes the text path, which decides those.
+ */
+export function copyJsonData(value: unknown, maxDepth: number): { copy: unknown; maxBytes: number } | undefined {
+  let maxBytes = 0;
+  let plain = true;
+  const copy = (v: unknown, depth: number): unknown => {
+    switch (typeof v) {
+      case "string":
+        maxBytes += 6 * v.length + 2;
+        return v;
+      case "number":
+        maxBytes += 24;
+        // JSON writes NaN and ±Infinity as null, and -0 as 0.
+        return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
+      case "boolean":
+        maxBytes += 5;
+        return v;
+      case "object":
+        break;
+      default:
+        plain = false;
+        return undefined;
+    }
+    maxBytes += 4;
+    if (v === null) return null;
+    if (depth >= maxDepth || typeof (v as { toJSON?: unknown }).toJSON === "function") {
+      plain = false;
+      return undefined;
+    }
+    if (Array.isArray(v)) {
+      const out: unknown[] = new Array(v.length);
+      for (let i = 0; i < v.length && plain; i++) {
+        const element: unknown = v[i];
+        // JSON writes an undefined, a function or a symbol in an array (or a hole) as null.
+        out[i] = element === undefined || typeof element === "function" || typeof element === "symbol" ? ((maxBytes += 5), null) : copy(element, depth + 1);
+      }
+      return out;
+    }
+    const prototype = Object.getPrototypeOf(v);
+    if (prototype !== Object.prototype && prototype !== null) {
+      plain = false;
+      return undefined;
+    }
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(v)) {
+      const field: unknown = (v as Record<string, unknown>)[key];
+      // Skipped by JSON, as JSON.stringify skips them.
+      if (field === undefined || typeof field === "function" || typeof field === "symbol") continue;
+      // JSON.parse makes "__proto__" an own key; an assignment would set the prototype.
+      if (key === "__proto__") plain = false;
+      if (!plain) return undefined;
+      maxBytes += 6 * key.length + 4;
+      out[key] = copy(field, depth + 1);
+    }
+    return out;
+  };
+  const result = copy(value, 0);
+  return plain ? { copy: result, maxBytes } : undefined;
+}
+
 function unpack(text: string): number[] | undefined {
   const kind = text.slice(PACKED_PREFIX.length, PACKED_PREFIX.length + 3);
   const bytes = Buffer.from(text.slice(PACKED_PREFIX.length + 4), "base64");

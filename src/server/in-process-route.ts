@@ -12,10 +12,10 @@
 // in-process route (a GET, an MCP call, a server's own extra routes) is answered over HTTP as before.
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { DeadlineExceededError, cookieHeader, cookiesFromSetCookie, type HttpResponse } from "../client/http-client.ts";
+import { DeadlineExceededError, cookieHeader, cookiesFromSetCookie, jsonReaders, type HttpResponse } from "../client/http-client.ts";
 import type { LocalRequest } from "../client/server-client.ts";
 import { HttpError, RequestValidationError } from "../protocol/errors.ts";
-import { abbreviatedPath, FLOAT_FIELDS, JsonDepthError, JsonSyntaxError, parseRequestJson, stringifyWire } from "../protocol/wire-json.ts";
+import { abbreviatedPath, copyJsonData, FLOAT_FIELDS, JsonDepthError, MAX_JSON_DEPTH, JsonSyntaxError, parseRequestJson, stringifyWire } from "../protocol/wire-json.ts";
 import { errorAnswer, failedAnswerLine, headerSafeCookies, ROLLOUT_PREFIX, rolloutLabel } from "./base-app.ts";
 import { parseCookieHeader } from "./session-cookie.ts";
 import { observeInProcessAnswer } from "./metrics.ts";
@@ -146,8 +146,33 @@ interface Answer {
   status: number;
   headers: Record<string, string>;
   contentType: string | undefined;
+  /** The body as sent (for a success answered as a value: written when first read, from `value`). */
   text: string;
+  /** A success's body as the caller parses it, nobody else's copy (JSON.parse of `text`). */
+  value?: { copy: unknown };
   setCookie: string[];
+}
+
+/**
+ * A route's 200 answer with `body`: a copy of the value as it stands now (what parsing the text would give,
+ * copyJsonData) and the text written from that copy only when someone reads it — the caller reading the JSON of a
+ * model's answer, say, never needs it. A value that is not plain JSON data is written now, as over HTTP.
+ */
+function successAnswer(body: unknown, floatFields: ReadonlySet<string>, setCookie: string[]): Answer {
+  const headers = { "content-type": JSON_UTF8 };
+  const copied = copyJsonData(body, MAX_JSON_DEPTH);
+  if (copied === undefined) return { status: 200, headers, contentType: JSON_UTF8, text: stringifyWire(body, { encoding: "json", floatFields }), setCookie };
+  let text: string | undefined;
+  return {
+    status: 200,
+    headers,
+    contentType: JSON_UTF8,
+    get text() {
+      return (text ??= stringifyWire(copied.copy, { encoding: "json", floatFields }));
+    },
+    value: { copy: copied.copy },
+    setCookie,
+  };
 }
 
 async function answerInProcess(app: FastifyInstance, route: { path: string; pattern: string; rolloutId: string | undefined; serverName: string }, request: InProcessRequest, handle: InProcessHandler): Promise<HttpResponse> {
@@ -156,8 +181,12 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
   const span = tracingEnabled() ? startInProcessSpan(route) : null;
   const rules = app.answering;
   const codec = app.sessionCookies;
-  // The HTTP client sends JSON.stringify(json); the server reads it back with its own parser and limits.
-  const text = request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+  // The HTTP client sends JSON.stringify(json); the server reads it back with its own parser and limits. A body of
+  // plain JSON data that surely fits those limits is copied now instead, to the same value (copyJsonData); raw text,
+  // anything else and a body that might not fit take the text path, which decides them as over HTTP.
+  const copied = request.rawBody === undefined && request.json !== undefined ? copyJsonData(request.json, rules.maxJsonDepth - 1) : undefined;
+  const bodyCopy = copied !== undefined && copied.maxBytes <= rules.bodyLimit ? copied : undefined;
+  const text = bodyCopy !== undefined ? undefined : (request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json)));
   const cookies = headerSafeCookies(parseCookieHeader(cookieHeader(request.cookies)));
   const sessionId = codec.decode(cookies[codec.cookieName]) ?? randomUUID();
   const settledListeners: ((answer: SettledAnswer | undefined) => void)[] = [];
@@ -166,20 +195,20 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
   // The call ends when its deadline passes or its caller gives up: one signal for the handler, aborted by a timer
   // cleared when the answer is in (an AbortSignal.timeout would hold this call's closures, its body and its answer,
   // for the whole deadline) or by the caller's signal (one listener, taken off at the end; AbortSignal.any would
-  // cost a signal and its bookkeeping per call).
-  const ended = new AbortController();
-  const signal = ended.signal;
+  // cost a signal and its bookkeeping per call). The signal is made when the handler first reads it (born aborted
+  // if the call has ended by then): most routes — a model's, a tool that waits on nothing — never do.
+  let ended: AbortController | undefined;
+  let endedWith: { reason: unknown } | undefined;
   let endCall!: (reason: unknown) => void;
   const stopped = new Promise<never>((_resolve, reject) => (endCall = reject));
-  const timer = setTimeout(() => {
-    ended.abort();
-    endCall(new DeadlineExceededError(request.url, request.deadlineMs));
-  }, request.deadlineMs);
-  const caller = request.signal;
-  const onCallerGone = () => {
-    ended.abort(caller!.reason);
-    endCall(caller!.reason);
+  const stop = (reason: unknown, error: unknown) => {
+    endedWith = { reason };
+    ended?.abort(reason);
+    endCall(error);
   };
+  const timer = setTimeout(() => stop(undefined, new DeadlineExceededError(request.url, request.deadlineMs)), request.deadlineMs);
+  const caller = request.signal;
+  const onCallerGone = () => stop(caller!.reason, caller!.reason);
   if (caller?.aborted) onCallerGone();
   else caller?.addEventListener("abort", onCallerGone, { once: true });
   const call: InProcessCall = {
@@ -188,7 +217,13 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
     sessionId,
     headers: request.headers ?? {},
     rolloutId: route.rolloutId,
-    signal,
+    get signal() {
+      if (ended === undefined) {
+        ended = new AbortController();
+        if (endedWith !== undefined) ended.abort(endedWith.reason);
+      }
+      return ended.signal;
+    },
     floatFields: FLOAT_FIELDS,
     onSettled: (listener) => settledListeners.push(listener),
   };
@@ -196,14 +231,13 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
     let answer: Answer;
     try {
       if (text !== undefined && Buffer.byteLength(text) > rules.bodyLimit) throw Object.assign(new Error("body too large"), { statusCode: 413 });
-      body = call.body = text === undefined ? undefined : readBody(text, rules.maxJsonDepth);
+      body = call.body = bodyCopy !== undefined ? bodyCopy.copy : text === undefined ? undefined : readBody(text, rules.maxJsonDepth);
       const own = await handle(call);
       if ("jsonText" in own) {
         const contentType = own.contentType ?? JSON_TYPE;
         answer = { status: own.status, headers: { "content-type": contentType, ...own.headers }, contentType, text: own.jsonText, setCookie: [] };
       } else {
-        const serialized = stringifyWire(own.body, { encoding: "json", floatFields: call.floatFields });
-        answer = { status: 200, headers: { "content-type": JSON_UTF8 }, contentType: JSON_UTF8, text: serialized, setCookie: own.setCookie ?? [] };
+        answer = successAnswer(own.body, call.floatFields, own.setCookie ?? []);
       }
     } catch (error) {
       const own = errorAnswer(error, rules);
@@ -242,15 +276,22 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
   if (span !== null) endRequestSpan(span, answer.status);
   // Every answer re-sets this server's session cookie, after the route's own (base-app's onSend).
   const setCookie = [...answer.setCookie, codec.setCookieHeader(sessionId)];
+  const { value } = answer;
   return {
     status: answer.status,
     headers: { ...answer.headers, "set-cookie": setCookie },
     cookies: cookiesFromSetCookie(setCookie),
-    text: answer.text,
-    ok: answer.status >= 200 && answer.status < 300,
-    json<T>() {
-      return JSON.parse(answer.text) as T;
+    get text() {
+      return answer.text;
     },
+    ok: answer.status >= 200 && answer.status < 300,
+    // The kept copy is looked at as is and copied again for each reader; without one, the text is parsed.
+    ...(value === undefined
+      ? jsonReaders(() => JSON.parse(answer.text))
+      : {
+          json: <T>() => copyJsonData(value.copy, MAX_JSON_DEPTH)!.copy as T,
+          peekJson: () => value.copy,
+        }),
   };
 }
 

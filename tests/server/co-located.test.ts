@@ -39,14 +39,18 @@ const environment = resourcesServer({
   tools: {
     add: tool({
       input: z.object({ by: z.number() }),
-      run: (state: { count: number }, { by }) => {
+      run: (state: { count: number; history?: number[] }, { by }) => {
         seen.adds++;
         state.count += by;
+        state.history?.push(state.count);
         return { count: state.count, ratio: 2 };
       },
     }),
     formatted: tool({ input: z.object({}), formatOutput: (count: number) => JSON.stringify(`count ${count}`), run: (state: { count: number }) => state.count }),
     fail: tool({ input: z.object({}), run: () => { throw new Error("the tool fell over"); } }),
+    // Answers with what it was sent, and with an object the state keeps changing after the answer.
+    echo: tool({ input: z.looseObject({}), run: (_state, body) => body }),
+    history: tool({ input: z.object({}), run: (state: { count: number; history?: number[] }) => (state.history ??= [state.count]) }),
     refuse: tool({ input: z.object({}), run: () => { throw new HttpError(409, "not now"); } }),
     slow: tool({
       input: z.object({ ms: z.number() }),
@@ -129,6 +133,9 @@ const routeCases: { name: string; server: string; path: string; json: unknown; s
   { name: "a tool's answer", server: "env", path: "/add", json: { by: 2 }, status: 200 },
   { name: "a tool's formatted answer", server: "env", path: "/formatted", json: {}, status: 200 },
   { name: "a tool's 422", server: "env", path: "/add", json: { by: "two" }, status: 422 },
+  // What JSON drops or rewrites on the way (undefined, -0, NaN, a hole), copied in-process instead of written and read.
+  { name: "a body JSON rewrites", server: "env", path: "/echo", json: { minus: -0, gone: undefined, list: [undefined, NaN, 1.5, , -0], nested: { deep: [[{}]] }, "10": "ten", "2": "two" }, status: 200 },
+  { name: "a body with a toJSON (a Date)", server: "env", path: "/echo", json: { when: new Date(0), plain: 1 }, status: 200 },
   { name: "a tool's own 409", server: "env", path: "/refuse", json: {}, status: 409 },
   { name: "a tool's exception (500, its repr)", server: "env", path: "/fail", json: {}, status: 500 },
   { name: "verify, its Python floats", server: "env", path: "/verify", json: { responses_create_params: { input: "x" }, response: RESPONSE, expected: 0 }, status: 200 },
@@ -163,6 +170,22 @@ test("a session's state is the same whichever way its calls come", async () => {
   const inProcess = await run((path, json, cookies) => colocated.client.post("env", path, { json, cookies }));
   assert.deepEqual(inProcess, overHttp);
   assert.deepEqual(inProcess, ['{"count":15,"ratio":2}', 1]);
+});
+
+test("an answer is the value as it stood when answered, whenever it is read, and each reader gets its own copy", async () => {
+  const seeded = await colocated.client.post("env", "/seed_session", { json: { responses_create_params: { input: "x" }, start: 4 } });
+  const cookies = { [ENV_COOKIE]: seeded.cookies[ENV_COOKIE]! };
+  const history = await colocated.client.post("env", "/history", { json: {}, cookies });
+  await colocated.client.post("env", "/add", { json: { by: 1 }, cookies });
+  const later = await colocated.client.post("env", "/history", { json: {}, cookies });
+  assert.deepEqual(later.json(), [4, 5]);
+  // The first answer's text and JSON, first read after the state changed, are still the first answer's.
+  assert.equal(history.text, "[4]");
+  const mine = history.json<number[]>();
+  assert.deepEqual(mine, [4]);
+  mine.push(99);
+  assert.deepEqual(history.json(), [4], "a second reader does not see the first reader's change");
+  assert.equal(history.text, "[4]");
 });
 
 test("a path without an in-process route goes over HTTP and gets HTTP's answer", async () => {
