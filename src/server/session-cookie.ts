@@ -130,6 +130,9 @@ export function mcpSessionTokenCodec(secret: string): McpSessionTokenCodec {
   };
 }
 
+/** Session ids whose JSON string is the id itself between quotes (what randomUUID mints). */
+const PLAIN_ID = /^[0-9A-Za-z_-]*$/;
+
 /** Entries of each of a codec's caches (a few MB at most). */
 const COOKIE_CACHE_LIMIT = 16_384;
 
@@ -143,6 +146,7 @@ export function sessionCookieCodec(cookieName: string, secret: string): SessionC
   // signed or verified enter the caches; a cache past its bound starts over.
   const signedThisSecond = new Map<string, { second: number; value: string }>();
   const verified = new Map<string, { sessionId: string; issuedAt: number }>();
+  let stamp = { second: -1, text: "" };
   const remember = <V>(cache: Map<string, V>, key: string, entry: V) => {
     if (cache.size >= COOKIE_CACHE_LIMIT) cache.clear();
     cache.set(key, entry);
@@ -155,8 +159,10 @@ export function sessionCookieCodec(cookieName: string, secret: string): SessionC
       const second = Math.floor(nowSeconds);
       const known = signedThisSecond.get(sessionId);
       if (known?.second === second) return known.value;
-      const payload = Buffer.from(pythonJsonDumps({ session_id: sessionId }), "utf8").toString("base64");
-      const signed = `${payload}.${b64url(timestampBytes(second))}`;
+      // A minted id (a UUID) needs no escaping: Python's json.dumps text written directly.
+      const json = PLAIN_ID.test(sessionId) ? `{"session_id": "${sessionId}"}` : pythonJsonDumps({ session_id: sessionId });
+      if (stamp.second !== second) stamp = { second, text: b64url(timestampBytes(second)) };
+      const signed = `${Buffer.from(json, "utf8").toString("base64")}.${stamp.text}`;
       const value = `${signed}.${b64url(sign(signed))}`;
       remember(signedThisSecond, sessionId, { second, value });
       return value;
