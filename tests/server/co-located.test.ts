@@ -48,6 +48,15 @@ const environment = resourcesServer({
     }),
     formatted: tool({ input: z.object({}), formatOutput: (count: number) => JSON.stringify(`count ${count}`), run: (state: { count: number }) => state.count }),
     fail: tool({ input: z.object({}), run: () => { throw new Error("the tool fell over"); } }),
+    // Looks at its signal only after the caller may have gone (the signal is made when first read).
+    late: tool({
+      input: z.object({ ms: z.number() }),
+      run: async (_state, { ms }, context) => {
+        await sleep(ms);
+        if (context.signal.aborted) seen.aborted.push(`late: ${(context.signal.reason as Error)?.message}`);
+        return { slept: ms };
+      },
+    }),
     // Answers with what it was sent, and with an object the state keeps changing after the answer.
     echo: tool({ input: z.looseObject({}), run: (_state, body) => body }),
     history: tool({ input: z.object({}), run: (state: { count: number; history?: number[] }) => (state.history ??= [state.count]) }),
@@ -221,6 +230,15 @@ test("the caller giving up ends the in-process call with its reason, and the too
   await assert.rejects(call, /the collector hung up/);
   for (let i = 0; i < 50 && seen.aborted.length === 0; i++) await sleep(10);
   assert.deepEqual(seen.aborted.splice(0), ["The client disconnected"]);
+});
+
+test("a tool that first reads its signal after the caller gave up finds it aborted, with the reason", async () => {
+  const caller = new AbortController();
+  const call = colocated.client.post("env", "/late", { json: { ms: 200 }, signal: caller.signal });
+  setTimeout(() => caller.abort(new Error("gone early")), 20);
+  await assert.rejects(call, /gone early/);
+  for (let i = 0; i < 100 && seen.aborted.length === 0; i++) await sleep(10);
+  assert.deepEqual(seen.aborted.splice(0), ["late: The client disconnected"]);
 });
 
 test("the call's deadline ends an in-process call as over HTTP", async () => {
