@@ -1,7 +1,9 @@
 // Routes of a server answered without HTTP — an agent's /run calling its own /v1/responses (NeMo Gym's self-call),
 // and every hot route of a co-located graph (servers sharing one process call each other so) — answering exactly
-// what the route answers over HTTP, as an HttpResponse: the body as JSON text (sent through JSON.stringify and read
-// back as the server reads bodies, so the handler gets its own copy and the body limits hold), the cookies as the
+// what the route answers over HTTP, as an HttpResponse: the body as the server would read it — the handler's own
+// copy, the body limits holding (plain JSON data copied as such, copyJsonData; anything else sent through
+// JSON.stringify and read back by the server's parser), the answer's JSON likewise a copy per reader and its text
+// written when first read, the cookies as the
 // server parses a Cookie header, the session id from this server's cookie, the `/ng-rollout/<id>` prefix as the
 // server's router reads it, the deadline and the caller's signal as the HTTP client applies them, errors answered by
 // the error handler's own rules (errorAnswer) with the content types fastify sends, the session cookie re-set, a
