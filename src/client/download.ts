@@ -5,7 +5,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { Agent, interceptors, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 
 export interface DownloadOptions {
   url: string;
@@ -60,6 +60,9 @@ export async function downloadFile(options: DownloadOptions): Promise<DownloadRe
   const part = `${dest}.part`;
   const resumedFromBytes = existsSync(part) ? statSync(part).size : 0;
   const maxRetries = options.maxRetries ?? 5;
+  // Loaded here, not with the module: modules that may download (pinned files, datasets) are imported by every
+  // server, and all of undici costs a process ~100 ms to load.
+  const { Agent, interceptors } = await import("undici");
   const dispatcher = new Agent({
     connect: { timeout: options.connectTimeoutMs ?? 10_000 },
     headersTimeout: options.idleTimeoutMs ?? 60_000,

@@ -7,7 +7,7 @@
 //   GET /datasets/{repo}/resolve/{sha}/{path}         → the bytes (a redirect to the CDN)
 // The repo's own files (`gym dataset download --artifact`) come the same way from the main branch's commit.
 // Endpoint from HF_ENDPOINT and token from HF_TOKEN, as huggingface_hub reads them.
-import { Agent, interceptors, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { UserError } from "../config/errors.ts";
 
 export const DEFAULT_HF_ENDPOINT = "https://huggingface.co";
@@ -187,6 +187,8 @@ export class HuggingFaceHub {
   private async get(path: string, repo: string): Promise<{ json(): Promise<unknown>; link: string | undefined }> {
     const url = path.startsWith("http") ? path : `${this.endpoint}${path}`;
     const maxRetries = this.options.maxRetries ?? 3;
+    // All of undici loads here, when the Hub is first asked (it costs a process ~100 ms to load), not with the module.
+    const { Agent, interceptors } = await import("undici");
     const dispatcher: Dispatcher = new Agent({
       connect: { timeout: this.options.connectTimeoutMs ?? 10_000 },
       headersTimeout: this.options.idleTimeoutMs ?? 60_000,

@@ -1,10 +1,21 @@
 // Outbound HTTP for every Gym component: undici Pools (one per origin), explicit cookies (no jar, as in
 // NeMo Gym), a connect timeout, a per-call deadline, and bounded retries for transport failures only —
 // and only when replaying the request cannot apply it twice (see `replaySafe`).
-import { Pool, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type { Dispatcher, Pool as UndiciPool } from "undici";
 import { ARRAY_ENCODING_HEADER, parseWire, stringifyWire, type ArrayEncoding } from "../protocol/wire-json.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../protocol/failures.ts";
 import { injectTraceContext } from "../metrics/tracing.ts";
+
+// undici's Pool and its request API on their own: the package's index loads all of undici (fetch, WebSocket,
+// cookies, caches), 100–120 ms of every process's start here against ~30, and every server, collector and CLI
+// process makes a client. The index gives dispatchers their request methods so (Object.assign onto
+// Dispatcher.prototype, the same objects whichever loads first). undici's version is pinned exactly, and a moved path
+// fails this import at once.
+const requireUndici = createRequire(import.meta.url);
+const Pool = requireUndici("undici/lib/dispatcher/pool.js") as typeof UndiciPool;
+Object.assign((requireUndici("undici/lib/dispatcher/dispatcher.js") as { prototype: object }).prototype, requireUndici("undici/lib/api/index.js"));
+type Pool = UndiciPool;
 
 export interface HttpClientOptions {
   connectTimeoutMs?: number;
