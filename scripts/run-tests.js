@@ -71,7 +71,10 @@ function run(args, options) {
 // run (the CPU time was 1.6 of the wall time), mostly waiting on child servers and loopback round trips.
 const concurrency = process.env.GYM_TEST_CONCURRENCY ?? "3";
 // The project, then gym view's page (its own tsconfig: the browser's DOM types and preact's JSX).
-const typecheckProject = (project) => run([join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], { stdio: ["ignore", "pipe", "pipe"] });
+// Incremental, its state under node_modules/.cache (never committed): a run after a small change checks what the change
+// touches instead of the whole project again — 33 s of wall (45 s of CPU) for the project on a fresh checkout here.
+const typecheckProject = (project) =>
+  run([join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "--incremental", "--tsBuildInfoFile", join(root, "node_modules/.cache/tsc", `${project.replace(/[^A-Za-z0-9]+/g, "_")}.tsbuildinfo`), "-p", project], { stdio: ["ignore", "pipe", "pipe"] });
 // node:test applies --test-timeout to each file as a whole too, not only to each test: a long CLI file on a loaded
 // machine (the launcher's took 120 s under load, 56 s idle) must not be killed for being slow.
 const typecheck = filter.length === 0
