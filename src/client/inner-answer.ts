@@ -33,19 +33,13 @@ const UNAVAILABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
 const EXCERPT_CHARS = 300;
 const excerpt = (text: string) => (text.length > EXCERPT_CHARS ? `${JSON.stringify(text.slice(0, EXCERPT_CHARS))}…` : JSON.stringify(text));
 
-/** The body as JSON, or `undefined` when it does not parse (a JSON body is never `undefined`). */
-function parsedBody(response: HttpResponse): unknown {
+/**
+ * The body as JSON, or `undefined` when it does not parse (a JSON body is never `undefined`). `lookOnly`: the parse
+ * is kept for the json() that reads the answer next (peekJson), not made twice.
+ */
+function parsedBody(response: HttpResponse, lookOnly = false): unknown {
   try {
-    return response.json();
-  } catch {
-    return undefined;
-  }
-}
-
-/** parsedBody for a look only (kept for the json() that reads the answer next, not parsed twice). */
-function peekedBody(response: HttpResponse): unknown {
-  try {
-    return response.peekJson ? response.peekJson() : response.json();
+    return lookOnly && response.peekJson ? response.peekJson() : response.json();
   } catch {
     return undefined;
   }
@@ -59,7 +53,7 @@ function notOwnAnswer(response: HttpResponse): { failureClass: InfrastructureFai
   // An agent we called already typed its failure: keep the type.
   if (response.status >= 500 && isInfrastructureFailureClass(reported)) return { failureClass: reported, reason: `it reported ${reported}` };
   if (UNAVAILABLE_STATUSES.has(response.status)) return { failureClass: "environment_unavailable", reason: `HTTP ${response.status}` };
-  const body = peekedBody(response);
+  const body = parsedBody(response, true);
   if (response.ok) return body === undefined ? { failureClass: "invalid_inner_answer", reason: `HTTP ${response.status} with a body that is not JSON` } : undefined;
   if (isDetailObject(body)) return undefined;
   if (response.status === 500 && typeof body === "string") return undefined;

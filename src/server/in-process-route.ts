@@ -287,13 +287,9 @@ async function answerInProcess(app: FastifyInstance, route: { path: string; patt
       return answer.text;
     },
     ok: answer.status >= 200 && answer.status < 300,
-    // The kept copy is looked at as is and copied again for each reader; without one, the text is parsed.
-    ...(value === undefined
-      ? jsonReaders(() => JSON.parse(answer.text))
-      : {
-          json: <T>() => copyJsonData(value.copy, MAX_JSON_DEPTH)!.copy as T,
-          peekJson: () => value.copy,
-        }),
+    // Each reader's value is a copy of the kept one (never the kept one: the text may still be written from it);
+    // without one, the text is parsed.
+    ...jsonReaders(value === undefined ? () => JSON.parse(answer.text) : () => copyJsonData(value.copy, MAX_JSON_DEPTH)!.copy),
   };
 }
 
